@@ -1,0 +1,82 @@
+//! Agents: generic over [`Game`], configured by spec strings `name` or
+//! `name:key=value,key=value`, recorded verbatim in the output.
+
+pub mod random;
+
+use crate::error::{Error, Result};
+use crate::game::{Game, View};
+use crate::rng::Rng;
+
+/// Names of the available agents.
+pub const AGENTS: &[&str] = &["random"];
+
+/// Chooses actions; sees the game only through a [`View`].
+pub trait Agent<G: Game>: Send {
+    fn choose(&mut self, view: &View<G>, rng: &mut Rng) -> G::Action;
+}
+
+/// A parsed agent spec.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AgentSpec {
+    /// The spec exactly as given.
+    pub spec: String,
+    pub name: String,
+    pub params: Vec<(String, String)>,
+}
+
+impl AgentSpec {
+    pub fn parse(spec: &str) -> Result<Self> {
+        let (name, rest) = match spec.split_once(':') {
+            Some((n, r)) => (n.trim(), Some(r)),
+            None => (spec.trim(), None),
+        };
+        if !AGENTS.contains(&name) {
+            return Err(Error::UnknownAgent {
+                spec: spec.to_string(),
+                allowed: AGENTS.iter().map(|s| s.to_string()).collect(),
+            });
+        }
+        let mut params = Vec::new();
+        if let Some(rest) = rest {
+            for item in rest.split(',').filter(|s| !s.trim().is_empty()) {
+                let (k, v) = item.split_once('=').ok_or_else(|| Error::BadAgentParam {
+                    spec: spec.to_string(),
+                    message: format!("parameter {item:?} is not key=value"),
+                })?;
+                params.push((k.trim().to_string(), v.trim().to_string()));
+            }
+        }
+        let parsed = AgentSpec { spec: spec.to_string(), name: name.to_string(), params };
+        parsed.check_params()?;
+        Ok(parsed)
+    }
+
+    /// Allowed parameter names per agent.
+    fn allowed_params(&self) -> &'static [&'static str] {
+        match self.name.as_str() {
+            _ => &[],
+        }
+    }
+
+    fn check_params(&self) -> Result<()> {
+        let allowed = self.allowed_params();
+        for (k, _) in &self.params {
+            if !allowed.contains(&k.as_str()) {
+                let names = if allowed.is_empty() { "none".to_string() } else { allowed.join(", ") };
+                return Err(Error::BadAgentParam {
+                    spec: self.spec.clone(),
+                    message: format!("unknown parameter {k:?} for agent {:?}; allowed: {names}", self.name),
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// Builds the agent for game `G`.
+    pub fn build<G: Game>(&self) -> Result<Box<dyn Agent<G>>> {
+        match self.name.as_str() {
+            "random" => Ok(Box::new(random::RandomAgent::default())),
+            other => unreachable!("agent {other} passed validation"),
+        }
+    }
+}

@@ -1,0 +1,175 @@
+//! The batch runner: plays `count` games from `start` and builds output columns.
+//!
+//! Game *i* uses the deal stream `(seed, deal_index(i))` and, for the agent at list index
+//! `p`, the agent stream `(seed, i, p)`: results depend on nothing else. With
+//! `pair_seats`, consecutive groups of `n` games share one deal and rotate the agents
+//! across the dealt positions, so every agent plays every seat of every deal.
+
+use crate::agents::AgentSpec;
+use crate::error::{Error, Result};
+use crate::game::{ranks_and_wins, Game, MetricSpec, View};
+use crate::rng::{agent_rng, deal_rng};
+use serde_json::{json, Value};
+
+/// Columns of a batch, one row per player per game.
+#[derive(Debug, Default, Clone, PartialEq)]
+pub struct Columns {
+    pub game_index: Vec<i64>,
+    pub deal_index: Vec<i64>,
+    pub player: Vec<i32>,
+    pub seat: Vec<i32>,
+    /// Index into `agent_names`.
+    pub agent: Vec<u32>,
+    pub score: Vec<i64>,
+    pub rank: Vec<i32>,
+    pub win: Vec<f64>,
+    pub turns: Vec<i32>,
+    pub metric_specs: Vec<MetricSpec>,
+    /// One column per metric spec.
+    pub metrics: Vec<Vec<Option<i64>>>,
+    pub agent_names: Vec<String>,
+    pub rules_version: u32,
+}
+
+/// Validated inputs of a run.
+pub struct Setup<G: Game> {
+    pub variant: G::Variant,
+    pub agents: Vec<AgentSpec>,
+}
+
+impl<G: Game> Setup<G> {
+    pub fn new(variant: &Value, agents: &[String]) -> Result<Self> {
+        let n = agents.len();
+        if !(G::MIN_PLAYERS..=G::MAX_PLAYERS).contains(&n) {
+            return Err(Error::PlayerCount { game: G::NAME.into(), count: n, min: G::MIN_PLAYERS, max: G::MAX_PLAYERS });
+        }
+        let agents = agents.iter().map(|a| AgentSpec::parse(a)).collect::<Result<Vec<_>>>()?;
+        let variant = G::parse_variant(variant, n)?;
+        Ok(Setup { variant, agents })
+    }
+
+    /// Deal index and the agent at each dealt position for game `index`.
+    pub fn seating(&self, index: u64, pair_seats: bool) -> (u64, Vec<usize>) {
+        let n = self.agents.len();
+        if pair_seats {
+            let r = (index % n as u64) as usize;
+            (index / n as u64, (0..n).map(|q| (q + r) % n).collect())
+        } else {
+            (index, (0..n).collect())
+        }
+    }
+
+    /// Plays one game; `on_action(state_before, position, action)` sees every move.
+    pub fn play(
+        &self,
+        seed: u64,
+        index: u64,
+        pair_seats: bool,
+        log: bool,
+        mut on_action: impl FnMut(&mut G, usize, &G::Action),
+    ) -> Result<(G, Vec<usize>, u64)> {
+        let (deal_index, who) = self.seating(index, pair_seats);
+        let n = who.len();
+        let mut state = G::new(&self.variant, n, deal_rng(seed, deal_index));
+        if log {
+            state.enable_log();
+        }
+        let mut agents = Vec::with_capacity(n);
+        let mut rngs = Vec::with_capacity(n);
+        for &p in &who {
+            agents.push(self.agents[p].build::<G>()?);
+            rngs.push(agent_rng(seed, index, p as u64));
+        }
+        while !state.is_terminal() {
+            let q = state.current_player();
+            let action = agents[q].choose(&View::new(&state), &mut rngs[q]);
+            on_action(&mut state, q, &action);
+            state.apply(action);
+        }
+        Ok((state, who, deal_index))
+    }
+}
+
+/// Plays games `start .. start + count` and returns their rows.
+pub fn simulate<G: Game>(
+    variant: &Value,
+    agents: &[String],
+    seed: u64,
+    start: u64,
+    count: u64,
+    pair_seats: bool,
+) -> Result<Columns> {
+    let setup = Setup::<G>::new(variant, agents)?;
+    let n = agents.len();
+    let rows = count as usize * n;
+    let specs = G::metric_specs();
+    let mut c = Columns {
+        metric_specs: specs.to_vec(),
+        metrics: vec![Vec::with_capacity(rows); specs.len()],
+        agent_names: agents.to_vec(),
+        rules_version: G::RULES_VERSION,
+        ..Columns::default()
+    };
+    let mut buf = Vec::with_capacity(specs.len());
+    for index in start..start + count {
+        let (state, who, deal_index) = setup.play(seed, index, pair_seats, false, |_, _, _| {})?;
+        let scores = state.scores();
+        let (ranks, wins) = ranks_and_wins(&scores);
+        // Rows in agent-list order (player = index into `agents`).
+        let mut by_player: Vec<usize> = (0..n).collect();
+        by_player.sort_by_key(|&q| who[q]);
+        for q in by_player {
+            c.game_index.push(index as i64);
+            c.deal_index.push(deal_index as i64);
+            c.player.push(who[q] as i32);
+            c.seat.push(state.seat(q) as i32);
+            c.agent.push(who[q] as u32);
+            c.score.push(scores[q]);
+            c.rank.push(ranks[q] as i32);
+            c.win.push(wins[q]);
+            c.turns.push(state.turns() as i32);
+            buf.clear();
+            state.metrics(q, &mut buf);
+            for (col, v) in c.metrics.iter_mut().zip(&buf) {
+                col.push(*v);
+            }
+        }
+    }
+    Ok(c)
+}
+
+/// The event log of one game: set-up, every action with its player, rule events, and
+/// the result rows (identical to what [`simulate`] gives for this game).
+pub fn replay<G: Game>(variant: &Value, agents: &[String], seed: u64, index: u64, pair_seats: bool) -> Result<Value> {
+    let setup = Setup::<G>::new(variant, agents)?;
+    let (_, who) = setup.seating(index, pair_seats);
+    let mut events: Vec<Value> = Vec::new();
+    let (mut state, who, deal_index) = setup.play(seed, index, pair_seats, true, |s, q, a| {
+        events.extend(s.take_log());
+        events.push(json!({"event": "action", "turn": s.turns(), "position": q, "player": who[q],
+                           "action": s.action_json(a)}));
+    })?;
+    events.extend(state.take_log());
+    let scores = state.scores();
+    let (ranks, wins) = ranks_and_wins(&scores);
+    let mut metrics = Vec::new();
+    let players: Vec<Value> = (0..who.len())
+        .map(|q| {
+            metrics.clear();
+            state.metrics(q, &mut metrics);
+            let mut row = json!({
+                "player": who[q], "agent": agents[who[q]], "position": q, "seat": state.seat(q),
+                "score": scores[q], "rank": ranks[q], "win": wins[q],
+            });
+            for (spec, v) in G::metric_specs().iter().zip(&metrics) {
+                row[spec.name] = json!(v);
+            }
+            row
+        })
+        .collect();
+    Ok(json!({
+        "game": G::NAME, "rules_version": G::RULES_VERSION, "seed": seed, "game_index": index,
+        "deal_index": deal_index, "agents": agents, "turns": state.turns(),
+        "events": events, "result": players,
+    }))
+}

@@ -1,0 +1,121 @@
+//! The traits every game implements, and the view through which agents see a game.
+
+use crate::error::Result;
+use crate::options::OptionSpec;
+use crate::rng::Rng;
+use serde_json::Value;
+
+/// A typed per-player output column a game adds to the batch output.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MetricSpec {
+    pub name: &'static str,
+    pub description: &'static str,
+    /// Whether the value may be null (e.g. Dirk's score without Dirk).
+    pub nullable: bool,
+}
+
+/// A game engine: rules, state and outcome. One implementation per folder of `games/`.
+///
+/// A state owns the stream of its future chance events (reshuffles, bag draws), seeded
+/// from the deal stream at creation; agents never see it (see [`View`]).
+pub trait Game: Clone + Send + Sync + 'static {
+    type Action: Copy + Eq + std::fmt::Debug + Send;
+    type Variant: Clone + Send + Sync + std::fmt::Debug;
+
+    const NAME: &'static str;
+    /// Bumped whenever a rule change alters results; written into every output row.
+    const RULES_VERSION: u32;
+    const MIN_PLAYERS: usize;
+    const MAX_PLAYERS: usize;
+
+    /// The option schema: every option, its default, allowed values and description.
+    fn variant_schema() -> Vec<OptionSpec>;
+    /// Parses a JSON object of options for `n_players` players.
+    fn parse_variant(value: &Value, n_players: usize) -> Result<Self::Variant>;
+    /// Typed per-player columns added to the output.
+    fn metric_specs() -> &'static [MetricSpec];
+
+    /// Sets up a game; all randomness of the deal comes from `deal`.
+    fn new(variant: &Self::Variant, n_players: usize, deal: Rng) -> Self;
+
+    fn n_players(&self) -> usize;
+    /// The player whose decision it is (meaningless once terminal).
+    fn current_player(&self) -> usize;
+    fn is_terminal(&self) -> bool;
+    /// Bit set of the action kinds available now (bit `k` = kind `k` has ≥ 1 legal action).
+    fn action_kinds(&self) -> u32;
+    /// Appends the legal actions (of `kind` only, when given) to `out`.
+    fn legal_actions(&self, kind: Option<u32>, out: &mut Vec<Self::Action>);
+    fn apply(&mut self, action: Self::Action);
+
+    /// Final (or current) score of each player.
+    fn scores(&self) -> Vec<i64>;
+    /// Turn-order position of each player (0 = start player).
+    fn seat(&self, player: usize) -> usize;
+    /// Completed turns in the game so far.
+    fn turns(&self) -> u32;
+    /// Writes this player's game-specific metrics (one per [`Game::metric_specs`]).
+    fn metrics(&self, player: usize, out: &mut Vec<Option<i64>>);
+
+    /// A state drawn from what `observer` may know: everything hidden from them is
+    /// replaced by a sample from `rng`. The result must not depend on the hidden parts
+    /// of `self` (only on their public multiset/count).
+    fn determinize(&self, observer: usize, rng: &mut Rng) -> Self;
+
+    /// A JSON description of an action (for replays).
+    fn action_json(&self, action: &Self::Action) -> Value;
+    /// Starts recording rule events (setup, scorings, reshuffles...) for replays.
+    fn enable_log(&mut self);
+    /// Takes the recorded events since the last call.
+    fn take_log(&mut self) -> Vec<Value>;
+}
+
+/// What an agent may see of a game: legal moves, whose turn, and samples of the hidden
+/// parts consistent with the acting player's knowledge. It never hands out the true state.
+pub struct View<'a, G: Game> {
+    state: &'a G,
+}
+
+impl<'a, G: Game> View<'a, G> {
+    pub fn new(state: &'a G) -> Self {
+        View { state }
+    }
+    pub fn player(&self) -> usize {
+        self.state.current_player()
+    }
+    pub fn n_players(&self) -> usize {
+        self.state.n_players()
+    }
+    pub fn action_kinds(&self) -> u32 {
+        self.state.action_kinds()
+    }
+    pub fn legal_actions(&self, kind: Option<u32>, out: &mut Vec<G::Action>) {
+        self.state.legal_actions(kind, out)
+    }
+    /// A full state consistent with the acting player's information.
+    pub fn determinize(&self, rng: &mut Rng) -> G {
+        self.state.determinize(self.state.current_player(), rng)
+    }
+}
+
+/// Ranks (1 = best, ties share the best rank) and win shares (1/k for a k-way tie for
+/// first) of a score vector.
+pub fn ranks_and_wins(scores: &[i64]) -> (Vec<u32>, Vec<f64>) {
+    let ranks: Vec<u32> =
+        scores.iter().map(|s| 1 + scores.iter().filter(|o| *o > s).count() as u32).collect();
+    let firsts = ranks.iter().filter(|r| **r == 1).count() as f64;
+    let wins = ranks.iter().map(|r| if *r == 1 { 1.0 / firsts } else { 0.0 }).collect();
+    (ranks, wins)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ranks_and_wins;
+
+    #[test]
+    fn ranks_share_ties() {
+        let (r, w) = ranks_and_wins(&[10, 30, 30, 5]);
+        assert_eq!(r, vec![3, 1, 1, 4]);
+        assert_eq!(w, vec![0.0, 0.5, 0.5, 0.0]);
+    }
+}

@@ -1,0 +1,903 @@
+//! The Alhambra game state, its actions and the turn structure.
+
+use super::city::City;
+use super::data::{
+    card, currency_of, value_of, wall_string, Card, CURRENCIES, KIND_NAMES, N_KINDS, N_TILES, SCORING_A,
+    SCORING_B, TILES,
+};
+use super::scoring::{holds_first, majority_points};
+use super::variant::{DirkCount, Leftover, StartPlayer, Variant};
+use crate::rng::{self, Rng};
+use serde_json::{json, Value};
+
+pub const MAX_PLAYERS: usize = 6;
+/// Market space without a tile.
+pub const NO_TILE: u8 = 255;
+/// Most actions one turn may have (four exact purchases, then one more).
+pub const MAX_ACTIONS: u8 = 5;
+/// Safety stop (a rules **Decision** of the engine): when every player in a row has had
+/// no legal action, nothing can ever change and the game ends as if the bag ran out.
+const STALL_ROUNDS: u8 = 1;
+
+/// Action kinds during a turn.
+pub const KIND_TAKE: u32 = 0;
+pub const KIND_BUY: u32 = 1;
+pub const KIND_REDESIGN: u32 = 2;
+pub const KIND_PASS: u32 = 3;
+/// Action kinds while placing bought (or end-of-game) tiles.
+pub const KIND_CITY: u32 = 0;
+pub const KIND_RESERVE: u32 = 1;
+pub const KIND_DIRK: u32 = 2;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Action {
+    /// Take the money display cards in the slot bit mask.
+    Take { mask: u8 },
+    /// Buy the tile on market `space`, paying `pay[v-1]` cards of value v of its currency.
+    Buy { space: u8, pay: [u8; 9] },
+    /// Redesign: reserve tile to a city square.
+    ToCity { tile: u8, x: i8, y: i8 },
+    /// Redesign: city tile to the reserve.
+    ToReserve { tile: u8 },
+    /// Redesign: reserve tile `inn` replaces city tile `out` on its square.
+    Swap { out: u8, inn: u8 },
+    /// Place a bought tile in the city.
+    Place { tile: u8, x: i8, y: i8 },
+    /// Put a bought tile on the reserve board.
+    Reserve { tile: u8 },
+    /// Give a bought tile to Dirk.
+    Dirk { tile: u8 },
+    /// No legal action.
+    Pass,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Phase {
+    /// The current player takes actions.
+    Act,
+    /// The current player places the tiles bought this turn.
+    Place,
+    /// End of game: a receiver places leftover market tiles (not to Dirk).
+    EndPlace,
+    Over,
+}
+
+#[derive(Debug, Clone)]
+pub struct Player {
+    /// Card counts: `hand[currency][value - 1]`.
+    pub hand: [[u8; 9]; 4],
+    /// Total value held per currency.
+    pub sums: [u16; 4],
+    pub cards: u8,
+    pub city: City,
+    /// Reserve board tiles (bit per tile id).
+    pub reserve: u64,
+}
+
+impl Player {
+    fn new() -> Self {
+        Player { hand: [[0; 9]; 4], sums: [0; 4], cards: 0, city: City::new(), reserve: 0 }
+    }
+    fn add_card(&mut self, c: Card) {
+        let (cur, val) = (currency_of(c), value_of(c));
+        self.hand[cur][val - 1] += 1;
+        self.sums[cur] += val as u16;
+        self.cards += 1;
+    }
+    fn remove_card(&mut self, cur: usize, val: usize) {
+        debug_assert!(self.hand[cur][val - 1] > 0);
+        self.hand[cur][val - 1] -= 1;
+        self.sums[cur] -= val as u16;
+        self.cards -= 1;
+    }
+    pub fn hand_cards(&self) -> impl Iterator<Item = Card> + '_ {
+        (0..4).flat_map(move |cur| {
+            (1..=9).flat_map(move |v| std::iter::repeat_n(card(cur, v), self.hand[cur][v - 1] as usize))
+        })
+    }
+}
+
+/// Bits of a u64 tile set, lowest id first.
+pub fn bits(mut set: u64) -> impl Iterator<Item = u8> {
+    std::iter::from_fn(move || {
+        (set != 0).then(|| {
+            let id = set.trailing_zeros() as u8;
+            set &= set - 1;
+            id
+        })
+    })
+}
+
+#[derive(Debug, Clone)]
+pub struct Alhambra {
+    pub v: Variant,
+    pub n: usize,
+    rng: Rng,
+    /// Tile bag, next draw at the end.
+    pub bag: Vec<u8>,
+    pub market: [u8; 4],
+    /// Money deck, top card at the end (may hold the scoring cards).
+    pub deck: Vec<Card>,
+    pub display: [Card; 4],
+    pub display_len: u8,
+    pub discard: Vec<Card>,
+    pub players: Vec<Player>,
+    /// Dirk's tiles (bit per id) and his count per kind.
+    pub dirk_tiles: u64,
+    pub dirk_counts: [u8; N_KINDS],
+    pub start: usize,
+    pub current: usize,
+    pub phase: Phase,
+    pub actions_taken: u8,
+    /// Tiles the current player still has to place (bit per id).
+    pub pending: u64,
+    /// End of game: leftover tiles per receiving player.
+    end_queue: [u64; MAX_PLAYERS],
+    pub scorings_done: u8,
+    /// Scores of the players (index `n` = Dirk).
+    pub scores: [i64; MAX_PLAYERS + 1],
+    /// Score of each player (and Dirk at `n`) after scoring 1, 2, 3 (`None` if not held).
+    pub score_after: [[Option<i64>; MAX_PLAYERS + 1]; 3],
+    /// Scorings in which Dirk held (shared) first place, per kind.
+    pub dirk_firsts: [u8; N_KINDS],
+    pub turns: u32,
+    stalled: u8,
+    /// Cards drawn from the deck since set-up, and the draw positions of the piles that
+    /// hold scoring cards A and B (public knowledge, used to determinize).
+    deck_drawn: u32,
+    pile_a: (u32, u32),
+    pile_b: (u32, u32),
+    pub start_money: [(u8, u16); MAX_PLAYERS],
+    log: Option<Vec<Value>>,
+}
+
+fn count_of(dirk: DirkCount, bag: usize) -> usize {
+    match dirk {
+        DirkCount::Fixed(k) => k as usize,
+        DirkCount::Third => bag / 3,
+    }
+}
+
+impl Alhambra {
+    pub fn new(v: &Variant, n: usize, mut rng: Rng) -> Self {
+        assert!((2..=MAX_PLAYERS).contains(&n));
+        let mut bag: Vec<u8> = (0..N_TILES as u8).collect();
+        rng::shuffle(&mut rng, &mut bag);
+        let mut money: Vec<Card> = Vec::with_capacity(4 * 9 * v.money_copies as usize + 2);
+        for cur in 0..4 {
+            for val in 1..=9 {
+                for _ in 0..v.money_copies {
+                    money.push(card(cur, val));
+                }
+            }
+        }
+        rng::shuffle(&mut rng, &mut money);
+        let mut g = Alhambra {
+            v: v.clone(),
+            n,
+            rng,
+            bag,
+            market: [NO_TILE; 4],
+            deck: Vec::new(),
+            display: [0; 4],
+            display_len: 0,
+            discard: Vec::with_capacity(money.len()),
+            players: (0..n).map(|_| Player::new()).collect(),
+            dirk_tiles: 0,
+            dirk_counts: [0; N_KINDS],
+            start: 0,
+            current: 0,
+            phase: Phase::Act,
+            actions_taken: 0,
+            pending: 0,
+            end_queue: [0; MAX_PLAYERS],
+            scorings_done: 0,
+            scores: [0; MAX_PLAYERS + 1],
+            score_after: [[None; MAX_PLAYERS + 1]; 3],
+            dirk_firsts: [0; N_KINDS],
+            turns: 0,
+            stalled: 0,
+            deck_drawn: 0,
+            pile_a: (0, 0),
+            pile_b: (0, 0),
+            start_money: [(0, 0); MAX_PLAYERS],
+            log: None,
+        };
+        // 1. Market.
+        for s in 0..4 {
+            g.market[s] = g.bag.pop().expect("54 tiles");
+        }
+        // 2. Money: deal each player cards until their total reaches 20 (top = front).
+        let mut top = money.into_iter();
+        for p in 0..n {
+            while g.players[p].sums.iter().sum::<u16>() < 20 {
+                match top.next() {
+                    Some(c) => g.players[p].add_card(c),
+                    None => break,
+                }
+            }
+            g.start_money[p] = (g.players[p].cards, g.players[p].sums.iter().sum());
+        }
+        // 3. Display.
+        for _ in 0..4 {
+            if let Some(c) = top.next() {
+                g.display[g.display_len as usize] = c;
+                g.display_len += 1;
+            }
+        }
+        // 4. Five piles, scoring A into pile 2 and B into pile 4.
+        let rest: Vec<Card> = top.collect();
+        let (base, extra) = (rest.len() / 5, rest.len() % 5);
+        let mut order: Vec<Card> = Vec::with_capacity(rest.len() + 2);
+        let mut at = 0;
+        for pile in 0..5 {
+            let size = base + usize::from(pile < extra);
+            let lo = order.len();
+            order.extend_from_slice(&rest[at..at + size]);
+            at += size;
+            if pile == 1 || pile == 3 {
+                let pos = lo + rng::below(&mut g.rng, size + 1);
+                order.insert(pos, if pile == 1 { SCORING_A } else { SCORING_B });
+                let range = (lo as u32, (lo + size + 1) as u32);
+                if pile == 1 {
+                    g.pile_a = range;
+                } else {
+                    g.pile_b = range;
+                }
+            }
+        }
+        order.reverse();
+        g.deck = order;
+        // 5. Start player.
+        g.start = match v.start_player {
+            StartPlayer::Random => rng::below(&mut g.rng, n),
+            StartPlayer::FewestCards | StartPlayer::MostCards => {
+                let key = |p: usize| {
+                    let (c, val) = g.start_money[p];
+                    if v.start_player == StartPlayer::FewestCards {
+                        (c as i32, val as i32)
+                    } else {
+                        (-(c as i32), -(val as i32))
+                    }
+                };
+                let best = (0..n).map(key).min().expect("players");
+                let tied: Vec<usize> = (0..n).filter(|&p| key(p) == best).collect();
+                tied[rng::below(&mut g.rng, tied.len())]
+            }
+        };
+        g.current = g.start;
+        // Dirk's first tiles.
+        if v.dirk {
+            g.give_dirk_from_bag(count_of(v.dirk_tiles[0], g.bag.len()));
+        }
+        g
+    }
+
+    pub fn enable_log(&mut self) {
+        let setup = json!({
+            "event": "setup",
+            "start_player": self.start,
+            "market": self.market.iter().map(|&t| tile_json(t)).collect::<Vec<_>>(),
+            "display": self.display[..self.display_len as usize].iter().map(|&c| card_json(c)).collect::<Vec<_>>(),
+            "hands": self.players.iter().map(|p| p.hand_cards().map(card_json).collect::<Vec<_>>()).collect::<Vec<_>>(),
+            "dirk_tiles": bits(self.dirk_tiles).collect::<Vec<_>>(),
+            "deck_size": self.deck.len(),
+            "bag_size": self.bag.len(),
+        });
+        self.log = Some(vec![setup]);
+    }
+
+    pub fn take_log(&mut self) -> Vec<Value> {
+        self.log.as_mut().map(std::mem::take).unwrap_or_default()
+    }
+
+    fn event(&mut self, make: impl FnOnce(&Self) -> Value) {
+        if self.log.is_some() {
+            let e = make(self);
+            self.log.as_mut().expect("log on").push(e);
+        }
+    }
+
+    fn give_dirk_from_bag(&mut self, count: usize) {
+        let mut got = Vec::new();
+        for _ in 0..count {
+            match self.bag.pop() {
+                Some(t) => {
+                    self.give_dirk(t);
+                    got.push(t);
+                }
+                None => break,
+            }
+        }
+        self.event(|_| json!({"event": "dirk_receives", "tiles": got}));
+    }
+
+    fn give_dirk(&mut self, t: u8) {
+        self.dirk_tiles |= 1 << t;
+        self.dirk_counts[TILES[t as usize].kind as usize] += 1;
+    }
+
+    pub fn is_over(&self) -> bool {
+        self.phase == Phase::Over
+    }
+
+    // ---------------------------------------------------------------- legal actions
+
+    /// Bit set of the available action kinds.
+    pub fn kinds(&self) -> u32 {
+        match self.phase {
+            Phase::Over => 0,
+            Phase::Act => {
+                let mut k = 0;
+                if self.display_len > 0 {
+                    k |= 1 << KIND_TAKE;
+                }
+                let me = &self.players[self.current];
+                if (0..4).any(|s| self.market[s] != NO_TILE && me.sums[s] >= TILES[self.market[s] as usize].price as u16)
+                {
+                    k |= 1 << KIND_BUY;
+                }
+                if self.redesign_exists() {
+                    k |= 1 << KIND_REDESIGN;
+                }
+                if k == 0 {
+                    k = 1 << KIND_PASS;
+                }
+                k
+            }
+            Phase::Place | Phase::EndPlace => {
+                let city = &self.players[self.current].city;
+                let mut k = 1 << KIND_RESERVE;
+                if bits(self.pending).any(|t| city.has_legal_square(t, self.v.hole_rule)) {
+                    k |= 1 << KIND_CITY;
+                }
+                if self.phase == Phase::Place && self.v.dirk {
+                    k |= 1 << KIND_DIRK;
+                }
+                k
+            }
+        }
+    }
+
+    fn redesign_exists(&self) -> bool {
+        let me = &self.players[self.current];
+        let hole = self.v.hole_rule;
+        me.city.iter_tiles().any(|t| me.city.can_remove(t))
+            || bits(me.reserve).any(|r| me.city.has_legal_square(r, hole))
+            || (me.reserve != 0
+                && me.city.iter_tiles().any(|c| bits(me.reserve).any(|r| me.city.can_swap(c, r))))
+    }
+
+    pub fn legal(&self, kind: Option<u32>, out: &mut Vec<Action>) {
+        let want = |k: u32| kind.is_none_or(|x| x == k);
+        match self.phase {
+            Phase::Over => {}
+            Phase::Act => {
+                if self.kinds() == 1 << KIND_PASS {
+                    if want(KIND_PASS) {
+                        out.push(Action::Pass);
+                    }
+                    return;
+                }
+                if want(KIND_TAKE) {
+                    self.take_options(out);
+                }
+                if want(KIND_BUY) {
+                    for s in 0..4 {
+                        self.buy_options(s, out);
+                    }
+                }
+                if want(KIND_REDESIGN) {
+                    self.redesign_options(out);
+                }
+            }
+            Phase::Place | Phase::EndPlace => {
+                let city = &self.players[self.current].city;
+                let mut squares: Vec<(i8, i8)> = Vec::new();
+                for t in bits(self.pending) {
+                    if want(KIND_CITY) {
+                        squares.clear();
+                        city.legal_squares(t, self.v.hole_rule, &mut squares);
+                        out.extend(squares.iter().map(|&(x, y)| Action::Place { tile: t, x, y }));
+                    }
+                    if want(KIND_RESERVE) {
+                        out.push(Action::Reserve { tile: t });
+                    }
+                    if want(KIND_DIRK) && self.phase == Phase::Place && self.v.dirk {
+                        out.push(Action::Dirk { tile: t });
+                    }
+                }
+            }
+        }
+    }
+
+    /// One card of any value, or any set of display cards totalling at most 5; equal
+    /// card sets count once.
+    fn take_options(&self, out: &mut Vec<Action>) {
+        let n = self.display_len as usize;
+        let mut seen = [u32::MAX; 16];
+        let mut n_seen = 0;
+        for mask in 1u8..(1 << n) {
+            let mut total = 0;
+            let mut key = [0u8; 4];
+            let mut k = 0;
+            for i in 0..n {
+                if mask >> i & 1 == 1 {
+                    total += value_of(self.display[i]);
+                    key[k] = self.display[i] + 1;
+                    k += 1;
+                }
+            }
+            if k > 1 && total > 5 {
+                continue;
+            }
+            key[..k].sort_unstable();
+            let key = u32::from_le_bytes(key);
+            if seen[..n_seen].contains(&key) {
+                continue;
+            }
+            seen[n_seen] = key;
+            n_seen += 1;
+            out.push(Action::Take { mask });
+        }
+    }
+
+    /// Payments for the tile on `space`: every multiset of that currency's cards that
+    /// reaches the price and from which no card can be dropped (a payment with a
+    /// redundant card is never offered: it is dominated, and agents choose among these).
+    fn buy_options(&self, space: usize, out: &mut Vec<Action>) {
+        let t = self.market[space];
+        if t == NO_TILE {
+            return;
+        }
+        let price = TILES[t as usize].price as u16;
+        let me = &self.players[self.current];
+        if me.sums[space] < price {
+            return;
+        }
+        let hand = me.hand[space];
+        let mut pay = [0u8; 9];
+        pay_rec(&hand, price, 9, 0, &mut pay, &mut |p| out.push(Action::Buy { space: space as u8, pay: *p }));
+    }
+
+    fn redesign_options(&self, out: &mut Vec<Action>) {
+        let me = &self.players[self.current];
+        let hole = self.v.hole_rule;
+        let mut squares: Vec<(i8, i8)> = Vec::new();
+        for r in bits(me.reserve) {
+            squares.clear();
+            me.city.legal_squares(r, hole, &mut squares);
+            out.extend(squares.iter().map(|&(x, y)| Action::ToCity { tile: r, x, y }));
+        }
+        for c in me.city.iter_tiles() {
+            if me.city.can_remove(c) {
+                out.push(Action::ToReserve { tile: c });
+            }
+        }
+        for c in me.city.iter_tiles() {
+            for r in bits(me.reserve) {
+                if me.city.can_swap(c, r) {
+                    out.push(Action::Swap { out: c, inn: r });
+                }
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------- applying
+
+    pub fn apply(&mut self, a: Action) {
+        let p = self.current;
+        match a {
+            Action::Take { mask } => {
+                let mut kept = 0;
+                for i in 0..self.display_len as usize {
+                    let c = self.display[i];
+                    if mask >> i & 1 == 1 {
+                        self.players[p].add_card(c);
+                    } else {
+                        self.display[kept] = c;
+                        kept += 1;
+                    }
+                }
+                self.display_len = kept as u8;
+                self.stalled = 0;
+                self.after_action(false);
+            }
+            Action::Buy { space, pay } => {
+                let s = space as usize;
+                let t = self.market[s];
+                let mut paid = 0;
+                for v in 1..=9 {
+                    for _ in 0..pay[v - 1] {
+                        self.players[p].remove_card(s, v);
+                        self.discard.push(card(s, v));
+                        paid += v;
+                    }
+                }
+                let price = TILES[t as usize].price as usize;
+                assert!(paid >= price, "payment below price");
+                self.market[s] = NO_TILE;
+                self.pending |= 1 << t;
+                self.stalled = 0;
+                self.after_action(paid == price);
+            }
+            Action::ToCity { tile, x, y } => {
+                let me = &mut self.players[p];
+                me.reserve &= !(1u64 << tile);
+                me.city.put(tile, x as i32, y as i32);
+                self.stalled = 0;
+                self.after_action(false);
+            }
+            Action::ToReserve { tile } => {
+                let me = &mut self.players[p];
+                me.city.take(tile);
+                me.reserve |= 1 << tile;
+                self.stalled = 0;
+                self.after_action(false);
+            }
+            Action::Swap { out, inn } => {
+                let me = &mut self.players[p];
+                me.city.swap(out, inn);
+                me.reserve = (me.reserve & !(1u64 << inn)) | 1 << out;
+                self.stalled = 0;
+                self.after_action(false);
+            }
+            Action::Pass => {
+                self.stalled += 1;
+                self.after_action(false);
+            }
+            Action::Place { tile, x, y } => {
+                self.pending &= !(1u64 << tile);
+                self.players[p].city.put(tile, x as i32, y as i32);
+                self.after_placement();
+            }
+            Action::Reserve { tile } => {
+                self.pending &= !(1u64 << tile);
+                self.players[p].reserve |= 1 << tile;
+                self.after_placement();
+            }
+            Action::Dirk { tile } => {
+                self.pending &= !(1u64 << tile);
+                self.give_dirk(tile);
+                self.after_placement();
+            }
+        }
+    }
+
+    fn after_action(&mut self, exact: bool) {
+        self.actions_taken += 1;
+        if exact && self.actions_taken < MAX_ACTIONS && self.kinds() & !(1 << KIND_PASS) != 0 {
+            return; // the bonus action
+        }
+        if self.pending != 0 {
+            self.phase = Phase::Place;
+        } else {
+            self.end_turn();
+        }
+    }
+
+    fn after_placement(&mut self) {
+        if self.pending != 0 {
+            return;
+        }
+        match self.phase {
+            Phase::Place => self.end_turn(),
+            Phase::EndPlace => self.next_receiver(),
+            _ => unreachable!("placement outside a placement phase"),
+        }
+    }
+
+    fn draw_money(&mut self) -> Option<Card> {
+        if self.deck.is_empty() {
+            if self.discard.is_empty() {
+                return None;
+            }
+            std::mem::swap(&mut self.deck, &mut self.discard);
+            rng::shuffle(&mut self.rng, &mut self.deck);
+            self.event(|g| json!({"event": "reshuffle", "deck_size": g.deck.len()}));
+        }
+        self.deck_drawn += 1;
+        self.deck.pop()
+    }
+
+    fn end_turn(&mut self) {
+        // Refill the money display; scoring cards are set aside and replaced.
+        let mut scorings = 0;
+        while self.display_len < 4 {
+            match self.draw_money() {
+                None => break,
+                Some(c) if c == SCORING_A || c == SCORING_B => scorings += 1,
+                Some(c) => {
+                    self.display[self.display_len as usize] = c;
+                    self.display_len += 1;
+                }
+            }
+        }
+        for _ in 0..scorings {
+            let round = self.scorings_done as usize + 1;
+            self.score(round);
+            if self.v.dirk && round < 3 {
+                let k = count_of(self.v.dirk_tiles[round], self.bag.len());
+                self.give_dirk_from_bag(k);
+            }
+        }
+        // Refill the market in space order; a bag that runs dry ends the game.
+        for s in 0..4 {
+            if self.market[s] == NO_TILE {
+                match self.bag.pop() {
+                    Some(t) => self.market[s] = t,
+                    None => {
+                        self.turns += 1;
+                        self.event(|g| json!({"event": "refill", "market": g.market_json(), "display": g.display_json()}));
+                        return self.end_game("bag empty");
+                    }
+                }
+            }
+        }
+        self.turns += 1;
+        self.event(|g| json!({"event": "refill", "market": g.market_json(), "display": g.display_json()}));
+        if self.stalled >= self.n as u8 * STALL_ROUNDS {
+            return self.end_game("no player can act");
+        }
+        self.current = (self.current + 1) % self.n;
+        self.phase = Phase::Act;
+        self.actions_taken = 0;
+    }
+
+    fn market_json(&self) -> Value {
+        Value::Array(self.market.iter().map(|&t| tile_json(t)).collect())
+    }
+
+    fn display_json(&self) -> Value {
+        Value::Array(self.display[..self.display_len as usize].iter().map(|&c| card_json(c)).collect())
+    }
+
+    /// One scoring round: majorities (Dirk included) and each player's longest wall.
+    fn score(&mut self, round: usize) {
+        let n = self.n;
+        let mut counts = [[0u8; N_KINDS]; MAX_PLAYERS + 1];
+        for p in 0..n {
+            counts[p] = self.players[p].city.kind_counts;
+        }
+        let parts = if self.v.dirk { n + 1 } else { n };
+        if self.v.dirk {
+            counts[n] = self.dirk_counts;
+            for k in 0..N_KINDS {
+                self.dirk_firsts[k] += u8::from(holds_first(&counts[..parts], n, k));
+            }
+        }
+        let mut pts = [0i64; MAX_PLAYERS + 1];
+        majority_points(&counts[..parts], round, &mut pts);
+        let mut walls = [0i64; MAX_PLAYERS];
+        for p in 0..n {
+            walls[p] = self.players[p].city.longest_wall(self.v.wall_rule) as i64;
+        }
+        for i in 0..parts {
+            self.scores[i] += pts[i] + if i < n { walls[i] } else { 0 };
+            self.score_after[round - 1][i] = Some(self.scores[i]);
+        }
+        self.scorings_done = round as u8;
+        self.event(|g| {
+            json!({
+                "event": "scoring", "round": round,
+                "majority_points": pts[..parts].to_vec(), "wall_points": walls[..n].to_vec(),
+                "scores": g.scores[..parts].to_vec(),
+            })
+        });
+    }
+
+    fn end_game(&mut self, reason: &str) {
+        // Leftover market tiles go to the most money of the space's currency.
+        let mut given = Vec::new();
+        for s in 0..4 {
+            let t = self.market[s];
+            if t == NO_TILE || self.v.leftover_rule == Leftover::Nobody {
+                continue;
+            }
+            let amount = |p: &Player| match self.v.leftover_rule {
+                Leftover::Value => p.sums[s] as u32,
+                _ => p.hand[s].iter().map(|&c| c as u32).sum(),
+            };
+            let best = self.players.iter().map(amount).max().unwrap_or(0);
+            let holders: Vec<usize> = (0..self.n).filter(|&p| amount(&self.players[p]) == best).collect();
+            if best > 0 && holders.len() == 1 {
+                self.market[s] = NO_TILE;
+                self.end_queue[holders[0]] |= 1 << t;
+                given.push(json!({"tile": t, "player": holders[0]}));
+            }
+        }
+        self.event(|_| json!({"event": "game_end", "reason": reason, "leftovers": given}));
+        self.current = self.start;
+        self.next_receiver_from(0);
+    }
+
+    fn next_receiver(&mut self) {
+        let seat = (self.current + self.n - self.start) % self.n;
+        self.next_receiver_from(seat + 1);
+    }
+
+    /// Hands the leftover tiles to the next receiver in seat order from `seat`; when
+    /// none is left, the final scoring ends the game.
+    fn next_receiver_from(&mut self, seat: usize) {
+        for s in seat..self.n {
+            let p = (self.start + s) % self.n;
+            if self.end_queue[p] != 0 {
+                self.current = p;
+                self.pending = std::mem::take(&mut self.end_queue[p]);
+                self.phase = Phase::EndPlace;
+                return;
+            }
+        }
+        self.score(3);
+        self.phase = Phase::Over;
+    }
+
+    // ---------------------------------------------------------------- information
+
+    /// A state consistent with what `observer` knows: the bag order, the deck order
+    /// (scoring cards stay within their piles) and, with `open_hands = false`, the
+    /// opponents' cards are resampled; the future chance stream is replaced.
+    pub fn determinize(&self, observer: usize, rng: &mut Rng) -> Self {
+        let mut g = self.clone();
+        g.log = None;
+        g.rng = rng::child(rng);
+        g.bag.sort_unstable();
+        rng::shuffle(rng, &mut g.bag);
+        let mut pool: Vec<Card> = g.deck.iter().copied().filter(|&c| c < SCORING_A).collect();
+        let hidden_hands = !self.v.open_hands;
+        if hidden_hands {
+            for p in (0..g.n).filter(|&p| p != observer) {
+                pool.extend(g.players[p].hand_cards());
+            }
+        }
+        pool.sort_unstable();
+        rng::shuffle(rng, &mut pool);
+        if hidden_hands {
+            for p in (0..g.n).filter(|&p| p != observer) {
+                let k = g.players[p].cards as usize;
+                let pl = &mut g.players[p];
+                pl.hand = [[0; 9]; 4];
+                pl.sums = [0; 4];
+                pl.cards = 0;
+                for c in pool.drain(pool.len() - k..) {
+                    pl.add_card(c);
+                }
+            }
+        }
+        // Rebuild the deck top-first, putting undrawn scoring cards back in their piles.
+        let mut order: Vec<Card> = pool;
+        for (sc, (lo, hi)) in [(SCORING_A, self.pile_a), (SCORING_B, self.pile_b)] {
+            if self.deck.contains(&sc) {
+                let lo = lo.saturating_sub(self.deck_drawn) as usize;
+                let hi = (hi.saturating_sub(self.deck_drawn) as usize).min(order.len() + 1).max(lo + 1);
+                let pos = (lo + rng::below(rng, hi - lo)).min(order.len());
+                order.insert(pos, sc);
+            }
+        }
+        order.reverse();
+        g.deck = order;
+        g
+    }
+
+    // ---------------------------------------------------------------- description
+
+    pub fn action_json(&self, a: &Action) -> Value {
+        match *a {
+            Action::Take { mask } => json!({
+                "action": "take_money",
+                "cards": (0..self.display_len as usize).filter(|i| mask >> i & 1 == 1)
+                    .map(|i| card_json(self.display[i])).collect::<Vec<_>>(),
+            }),
+            Action::Buy { space, pay } => {
+                let t = self.market[space as usize];
+                let paid: usize = (1..=9).map(|v| v * pay[v - 1] as usize).sum();
+                json!({
+                    "action": "buy", "space": space, "currency": CURRENCIES[space as usize],
+                    "tile": tile_json(t),
+                    "pay": (1..=9).flat_map(|v| std::iter::repeat_n(v, pay[v - 1] as usize)).collect::<Vec<_>>(),
+                    "exact": paid == TILES[t as usize].price as usize,
+                })
+            }
+            Action::ToCity { tile, x, y } => json!({"action": "redesign_to_city", "tile": tile, "x": x, "y": y}),
+            Action::ToReserve { tile } => json!({"action": "redesign_to_reserve", "tile": tile}),
+            Action::Swap { out, inn } => json!({"action": "redesign_swap", "out": out, "in": inn}),
+            Action::Place { tile, x, y } => json!({"action": "place_city", "tile": tile, "x": x, "y": y}),
+            Action::Reserve { tile } => json!({"action": "place_reserve", "tile": tile}),
+            Action::Dirk { tile } => json!({"action": "give_dirk", "tile": tile}),
+            Action::Pass => json!({"action": "pass"}),
+        }
+    }
+
+    /// Every tile is somewhere exactly once, money is conserved and every city is legal.
+    pub fn check_invariants(&self) -> Result<(), String> {
+        self.check_tiles()?;
+        self.check_money()
+    }
+
+    /// Every tile is in exactly one place and every city is legal.
+    pub fn check_tiles(&self) -> Result<(), String> {
+        let mut seen = 0u64;
+        let mut add = |set: u64, what: &str| -> Result<(), String> {
+            if seen & set != 0 {
+                return Err(format!("tile(s) {:?} also in {what}", bits(seen & set).collect::<Vec<_>>()));
+            }
+            seen |= set;
+            Ok(())
+        };
+        for &t in &self.bag {
+            add(1 << t, "bag")?;
+        }
+        for &t in self.market.iter().filter(|&&t| t != NO_TILE) {
+            add(1 << t, "market")?;
+        }
+        for p in &self.players {
+            add(p.city.tiles, "a city")?;
+            add(p.reserve, "a reserve")?;
+            p.city.validate(self.v.hole_rule)?;
+        }
+        add(self.dirk_tiles, "Dirk")?;
+        add(self.pending, "pending")?;
+        for &q in &self.end_queue {
+            add(q, "end queue")?;
+        }
+        if seen != (1u64 << N_TILES) - 1 {
+            return Err(format!("{} tiles accounted for, not 54", seen.count_ones()));
+        }
+        Ok(())
+    }
+
+    /// Deck + display + hands + discard hold every money card exactly `money_copies` times.
+    pub fn check_money(&self) -> Result<(), String> {
+        let mut money = [[0u32; 9]; 4];
+        let cards = self.deck.iter().chain(&self.discard).chain(&self.display[..self.display_len as usize]);
+        for &c in cards.filter(|&&c| c < SCORING_A) {
+            money[currency_of(c)][value_of(c) - 1] += 1;
+        }
+        for p in &self.players {
+            for (cur, row) in p.hand.iter().enumerate() {
+                for (v, &k) in row.iter().enumerate() {
+                    money[cur][v] += k as u32;
+                }
+            }
+        }
+        if money.iter().flatten().any(|&k| k != self.v.money_copies as u32) {
+            return Err(format!("money not conserved: {money:?}"));
+        }
+        Ok(())
+    }
+}
+
+/// Enumerates minimal payments: values are taken from high to low, and a payment is
+/// recorded as soon as it reaches the price (the last card added is the smallest, so
+/// none can be dropped).
+fn pay_rec(hand: &[u8; 9], price: u16, v: usize, sum: u16, pay: &mut [u8; 9], emit: &mut impl FnMut(&[u8; 9])) {
+    if v == 0 {
+        return;
+    }
+    let avail = hand[v - 1];
+    let mut s = sum;
+    for j in 0..=avail {
+        if j > 0 {
+            s += v as u16;
+            pay[v - 1] = j;
+            if s >= price {
+                emit(pay);
+                break;
+            }
+        }
+        pay_rec(hand, price, v - 1, s, pay, emit);
+    }
+    pay[v - 1] = 0;
+}
+
+pub fn tile_json(t: u8) -> Value {
+    if t == NO_TILE {
+        return Value::Null;
+    }
+    let tile = TILES[t as usize];
+    json!({"id": t, "kind": KIND_NAMES[tile.kind as usize], "price": tile.price, "walls": wall_string(tile.walls)})
+}
+
+pub fn card_json(c: Card) -> Value {
+    json!({"currency": CURRENCIES[currency_of(c)], "value": value_of(c)})
+}

@@ -1,0 +1,114 @@
+//! Variant options: a schema per game and typed parsing of user-supplied values.
+//!
+//! Users give variants as JSON objects (Python dicts). Each game declares its options
+//! with a default, the allowed values and a one-line description; parsing rejects unknown
+//! names and bad values with an [`Error`] that names both.
+
+use crate::error::{Error, Result};
+use serde_json::{Map, Value};
+
+/// One variant option of a game.
+#[derive(Debug, Clone)]
+pub struct OptionSpec {
+    pub name: &'static str,
+    pub default: Value,
+    /// Human-readable list of allowed values, e.g. `"area | cell"`.
+    pub allowed: &'static str,
+    pub description: &'static str,
+}
+
+impl OptionSpec {
+    pub fn to_json(&self) -> Value {
+        serde_json::json!({
+            "name": self.name,
+            "default": self.default,
+            "allowed": self.allowed,
+            "description": self.description,
+        })
+    }
+}
+
+/// A parsed variant object with helpers that produce errors naming the option.
+pub struct Options<'a> {
+    map: Map<String, Value>,
+    schema: &'a [OptionSpec],
+}
+
+impl<'a> Options<'a> {
+    /// Checks that every given key is in `schema`.
+    pub fn new(game: &str, value: &Value, schema: &'a [OptionSpec]) -> Result<Self> {
+        let map = match value {
+            Value::Null => Map::new(),
+            Value::Object(m) => m.clone(),
+            other => {
+                return Err(Error::Invalid(format!(
+                    "variant must be an object of option names to values, got {other}"
+                )))
+            }
+        };
+        for key in map.keys() {
+            if !schema.iter().any(|s| s.name == key) {
+                return Err(Error::UnknownOption {
+                    game: game.to_string(),
+                    name: key.clone(),
+                    allowed: schema.iter().map(|s| s.name.to_string()).collect(),
+                });
+            }
+        }
+        Ok(Options { map, schema })
+    }
+
+    fn spec(&self, name: &str) -> &OptionSpec {
+        self.schema.iter().find(|s| s.name == name).expect("option in schema")
+    }
+
+    /// The given value, or `None` when the user left the option out (or gave null).
+    pub fn raw(&self, name: &str) -> Option<&Value> {
+        self.map.get(name).filter(|v| !v.is_null())
+    }
+
+    pub fn bad(&self, name: &str, value: &Value) -> Error {
+        Error::BadValue {
+            option: name.to_string(),
+            value: value.to_string(),
+            allowed: self.spec(name).allowed.to_string(),
+        }
+    }
+
+    /// A string option that must be one of `choices`; returns its index.
+    pub fn choice(&self, name: &str, choices: &[&str]) -> Result<usize> {
+        let v = self.raw(name).unwrap_or(&self.spec(name).default).clone();
+        match &v {
+            Value::String(s) => choices.iter().position(|c| c == s).ok_or_else(|| self.bad(name, &v)),
+            _ => Err(self.bad(name, &v)),
+        }
+    }
+
+    pub fn boolean(&self, name: &str, default: bool) -> Result<bool> {
+        match self.raw(name) {
+            None => Ok(default),
+            Some(Value::Bool(b)) => Ok(*b),
+            Some(v) => Err(self.bad(name, v)),
+        }
+    }
+
+    pub fn int_in(&self, name: &str, default: i64, lo: i64, hi: i64) -> Result<i64> {
+        match self.raw(name) {
+            None => Ok(default),
+            Some(v) => match v.as_i64() {
+                Some(i) if (lo..=hi).contains(&i) => Ok(i),
+                _ => Err(self.bad(name, v)),
+            },
+        }
+    }
+
+    pub fn float_in(&self, name: &str, default: f64, lo: f64, hi: f64) -> Result<f64> {
+        match self.raw(name) {
+            None => Ok(default),
+            Some(v) => match v.as_f64() {
+                Some(x) if (lo..=hi).contains(&x) => Ok(x),
+                _ => Err(self.bad(name, v)),
+            },
+        }
+    }
+}
