@@ -7,7 +7,7 @@ use crate::games::alhambra::Alhambra;
 use serde_json::Value;
 
 /// Names of the available games.
-pub const GAMES: &[&str] = &["alhambra"];
+pub const GAMES: &[&str] = &["alhambra", "coin"];
 
 /// Runs `$body` with the type alias `G` bound to the engine of game `$name`.
 macro_rules! with_game {
@@ -15,6 +15,10 @@ macro_rules! with_game {
         match $name {
             "alhambra" => {
                 type $g = Alhambra;
+                $body
+            }
+            "coin" => {
+                type $g = crate::games::coin::Coin;
                 $body
             }
             other => Err(Error::UnknownGame {

@@ -1,3 +1,4 @@
 //! One folder per game engine.
 
 pub mod alhambra;
+pub mod coin;
