@@ -1,0 +1,288 @@
+"""``balancelab``: run studies, list built-ins, replay single games, write reports.
+
+Exit status: 0 success, 1 failure while running, 2 bad input (study file, options, directory).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from . import study as study_mod
+
+EXAMPLES = """\
+examples:
+  balancelab studies
+  balancelab run alhambra-dirk                      # built-in study, local Ray, output in runs/alhambra-dirk
+  balancelab run my-study.toml --out runs/mine --games 200000 --workers 2
+  balancelab run alhambra-start-player --precision 0.005 --max-games 400000
+  balancelab run alhambra-dirk --address ray://head:10001   # or RAY_ADDRESS=... / ray job submit
+  balancelab replay alhambra --seed 1 --game-index 7 --variant dirk=false --agents random random
+  balancelab replay --run runs/alhambra-dirk --cell p2-no_dirk --game-index 7
+  balancelab report runs/alhambra-dirk
+"""
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {value}")
+    return value
+
+
+def _non_negative(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {value}")
+    return value
+
+
+def _fraction(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number in (0, 1), got {text!r}") from None
+    if not 0 < value < 1:
+        raise argparse.ArgumentTypeError(f"expected a number in (0, 1), got {value}")
+    return value
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="balancelab",
+        description="Seeded self-play simulation of board games, spread over Ray, landing in Parquet.",
+        epilog=EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    run = sub.add_parser(
+        "run",
+        help="run a study (a TOML file or a built-in name) into a directory; resumable",
+        description="Run a study: every cell's games, cut into batches, played on Ray workers, written as "
+        "Parquet under OUT/data with OUT/manifest.json. Running the same command again continues where "
+        "it stopped; broken or missing batch files are played again.",
+    )
+    run.add_argument(
+        "study", help="path of a study TOML file, or the name of a built-in study (balancelab studies)"
+    )
+    run.add_argument("--out", type=Path, help="output directory (default: runs/<study name>)")
+    run.add_argument(
+        "--workers",
+        type=_positive,
+        help="parallel tasks (default: all CPUs of the local machine or the cluster)",
+    )
+    run.add_argument("--games", type=_positive, help="games per cell, overriding the study's games_per_cell")
+    run.add_argument("--address", help="Ray cluster to join (default: $RAY_ADDRESS, else start a local Ray)")
+    run.add_argument(
+        "--batch-games",
+        type=_positive,
+        help="fixed games per batch (default: sized so a task takes about --task-seconds)",
+    )
+    run.add_argument("--task-seconds", type=float, default=2.0, help="target seconds per task (default: 2)")
+    run.add_argument(
+        "--precision",
+        type=_fraction,
+        help="keep adding games until every cell's 95%% half-width "
+        "of the start-player advantage is at most this (e.g. 0.005)",
+    )
+    run.add_argument(
+        "--max-games",
+        type=_positive,
+        help="with --precision: at most this many games per cell (default: 1,000,000 or the study's size)",
+    )
+    run.add_argument("--no-progress", action="store_true", help="no progress bar")
+    run.add_argument("--no-report", action="store_true", help="do not write the report at the end")
+    run.add_argument("--quiet", action="store_true", help="print only errors (implies --no-progress)")
+    run.set_defaults(func=cmd_run)
+
+    studies = sub.add_parser(
+        "studies", help="list the built-in studies", description="List the built-in studies."
+    )
+    studies.add_argument("--show", metavar="NAME", help="print the TOML of one built-in study")
+    studies.set_defaults(func=cmd_studies)
+
+    replay = sub.add_parser(
+        "replay",
+        help="print the event log of one game",
+        description="Print the readable event log of one game: given explicitly (GAME --seed --game-index "
+        "[--variant ...] [--agents ...]) or taken from a run (--run DIR --cell ID --game-index I), in which "
+        "case the result is checked against the recorded rows.",
+    )
+    replay.add_argument("game", nargs="?", help="game name (not with --run)")
+    replay.add_argument("--seed", type=_non_negative, help="study seed")
+    replay.add_argument(
+        "--game-index", type=_non_negative, required=True, help="index of the game in its cell"
+    )
+    replay.add_argument(
+        "--variant",
+        nargs="*",
+        default=[],
+        metavar="KEY=VALUE",
+        help='variant options; values are JSON (true, 3, [4,4,"third"]) or plain strings',
+    )
+    replay.add_argument(
+        "--agents", nargs="+", default=None, help="agent specs, one per player (default: 2 x random)"
+    )
+    replay.add_argument("--pair-seats", action="store_true", help="the study paired seats")
+    replay.add_argument(
+        "--run", type=Path, help="a run directory: take game, seed, variant and agents from it"
+    )
+    replay.add_argument("--cell", help="with --run: the cell id")
+    replay.add_argument("--json", action="store_true", help="print the raw JSON event log")
+    replay.set_defaults(func=cmd_replay)
+
+    report = sub.add_parser(
+        "report",
+        help="write the HTML report of a run",
+        description="Write the report of a run directory (reports/<study>/index.html).",
+    )
+    report.add_argument("run_dir", type=Path, help="run directory (with manifest.json)")
+    report.add_argument(
+        "--reports", type=Path, default=Path("reports"), help="reports root (default: reports)"
+    )
+    report.set_defaults(func=cmd_report)
+    return parser
+
+
+def fail(message: str) -> int:
+    print(f"balancelab: error: {message}", file=sys.stderr)
+    return 2
+
+
+def write_report(run_dir: Path, reports_root: Path, quiet: bool = False) -> int:
+    try:
+        from analysis.report import write_report as _write_report
+    except ImportError:
+        print("note: analysis.report is not available yet; no report written", file=sys.stderr)
+        return 0
+    index = _write_report(run_dir, reports_root)
+    if not quiet:
+        print(f"report: {index}")
+    return 0
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    from . import manifest
+    from .runner import run_study
+
+    try:
+        study = study_mod.load_study(args.study, args.games)
+    except study_mod.StudyError as exc:
+        return fail(str(exc))
+    if args.max_games is not None and args.precision is None:
+        return fail("--max-games: only with --precision")
+    if args.task_seconds <= 0:
+        return fail(f"--task-seconds: must be positive, got {args.task_seconds}")
+    out = args.out or Path("runs") / study.name
+    if out.exists() and not out.is_dir():
+        return fail(f"--out {out}: exists and is not a directory")
+    try:
+        man = run_study(
+            study,
+            out,
+            workers=args.workers,
+            address=args.address,
+            batch_games=args.batch_games,
+            target_seconds=args.task_seconds,
+            progress=not (args.no_progress or args.quiet),
+            quiet=args.quiet,
+            precision=args.precision,
+            max_games=args.max_games,
+        )
+    except manifest.ManifestMismatch as exc:
+        return fail(str(exc))
+    except KeyboardInterrupt:
+        print("interrupted; run the same command again to continue", file=sys.stderr)
+        return 130
+    if not args.quiet:
+        rate = man.get("games_per_second")
+        print(
+            f"{study.name}: {man['games_done']} games in {out} "
+            f"({man['wall_seconds']:.1f} s{f', {rate:,.0f} games/s while playing' if rate else ''})"
+        )
+    if args.no_report:
+        return 0
+    return write_report(out, Path("reports"), args.quiet)
+
+
+def cmd_studies(args: argparse.Namespace) -> int:
+    if args.show:
+        if args.show not in study_mod.builtin_names():
+            return fail(
+                f"--show {args.show}: no such built-in; built-ins: {', '.join(study_mod.builtin_names())}"
+            )
+        print(study_mod.builtin_text(args.show), end="")
+        return 0
+    for name in study_mod.builtin_names():
+        s = study_mod.load_study(name)
+        games = sum(c.games for c in s.cells)
+        print(f"{name:<24} {len(s.cells):>2} cells, {games:>9,} games  {s.description}")
+    return 0
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    import rust_core
+
+    from . import replay
+
+    if args.run is not None:
+        if args.game or args.seed is not None or args.variant or args.agents:
+            return fail(
+                "replay --run takes the game, seed, variant and agents from the run; give only --cell"
+            )
+        if not args.cell:
+            return fail("replay --run needs --cell ID")
+        try:
+            log, recorded = replay.from_run(args.run, args.cell, args.game_index)
+        except ValueError as exc:
+            return fail(str(exc))
+        print(json.dumps(log, indent=1) if args.json else replay.format_log(log))
+        if not recorded:
+            print(f"(game {args.game_index} is not in the data of {args.run} yet)")
+            return 0
+        problems = replay.mismatches(log, recorded)
+        if problems:
+            print("MISMATCH with the recorded rows:\n  " + "\n  ".join(problems), file=sys.stderr)
+            return 1
+        print(f"(matches the {len(recorded)} rows recorded in {args.run})")
+        return 0
+    if not args.game:
+        return fail(f"replay: give GAME (one of {', '.join(rust_core.games())}) or --run DIR")
+    if args.seed is None:
+        return fail("replay: --seed is required with GAME")
+    try:
+        variant = replay.parse_variant(args.variant)
+        agents = args.agents or ["random", "random"]
+        rust_core.validate(args.game, variant, agents)
+        log = rust_core.replay(
+            args.game, variant, agents, args.seed, args.game_index, pair_seats=args.pair_seats
+        )
+    except ValueError as exc:
+        return fail(str(exc))
+    print(json.dumps(log, indent=1) if args.json else replay.format_log(log))
+    return 0
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    if not (args.run_dir / "manifest.json").exists():
+        return fail(f"{args.run_dir}: no manifest.json; not a run directory")
+    return write_report(args.run_dir, args.reports)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    return int(args.func(args))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

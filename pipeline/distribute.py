@@ -1,0 +1,190 @@
+"""Spreading batches over Ray workers; the driver receives Arrow tables and writes them.
+
+Tasks return ``pyarrow.Table`` (never files), so results reach the driver on a multi-node cluster
+without a shared filesystem. A bounded number of tasks is in flight; a task lost with its worker
+or node is played again (Ray retries it, and the driver resubmits what still fails).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+
+from . import sink
+from .plan import Batch, BatchSizer, cut
+from .study import Cell, Study
+
+LOCAL_ENV = {"RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER": "0", "RAY_USAGE_STATS_ENABLED": "0"}
+MAX_ATTEMPTS = 6
+FIRST_BATCH_GAMES = 16
+
+
+def play_batch(
+    game: str,
+    variant: dict[str, Any],
+    agents: list[str],
+    seed: int,
+    start: int,
+    count: int,
+    pair_seats: bool,
+) -> tuple[pa.Table, float]:
+    """Runs on a worker: games ``start .. start + count`` as an Arrow table (plus ``n_players``)."""
+    import rust_core
+
+    t0 = time.perf_counter()
+    batch = rust_core.simulate(game, variant, agents, seed, start, count, pair_seats=pair_seats)
+    table = pa.Table.from_batches([batch])
+    n_players = pa.array(np.full(table.num_rows, len(agents), dtype=np.int32))
+    table = table.append_column(pa.field("n_players", pa.int32(), nullable=False), n_players)
+    return table, time.perf_counter() - t0
+
+
+@contextlib.contextmanager
+def ray_session(workers: int | None, address: str | None) -> Iterator[int]:
+    """Joins the cluster at ``address``/``RAY_ADDRESS`` or starts a quiet local Ray; yields the concurrency.
+
+    If Ray is already initialised (tests, notebooks) it is used as it is and left running.
+    """
+    import ray
+
+    if ray.is_initialized():
+        yield workers or max(1, int(ray.cluster_resources().get("CPU", 1)))
+        return
+    quiet: dict[str, Any] = {
+        "log_to_driver": False,
+        "logging_level": logging.ERROR,
+        "configure_logging": True,
+    }
+    target = address or os.environ.get("RAY_ADDRESS")
+    if target:
+        ray.init(address=target, **quiet)
+    else:
+        for key, value in LOCAL_ENV.items():
+            os.environ.setdefault(key, value)
+        ray.init(num_cpus=workers or os.cpu_count() or 1, include_dashboard=False, **quiet)
+    try:
+        yield workers or max(1, int(ray.cluster_resources().get("CPU", 1)))
+    finally:
+        ray.shutdown()
+
+
+@dataclass
+class Progress:
+    """What the driver reports after every written batch."""
+
+    games_done: int
+    games_total: int
+    batches_written: int
+    path: Path
+
+
+@dataclass
+class _Work:
+    cells: dict[str, Cell]
+    gaps: dict[str, list[tuple[int, int]]]
+    planned: dict[str, int]
+    done: dict[str, int] = field(default_factory=dict)
+
+    def next_cell(self) -> Cell | None:
+        open_cells = [cid for cid, g in self.gaps.items() if g]
+        if not open_cells:
+            return None
+        cid = min(open_cells, key=lambda c: (self.done.get(c, 0) / max(1, self.planned[c]), c))
+        return self.cells[cid]
+
+    def take(self, cell: Cell, size: int) -> Batch:
+        gap = self.gaps[cell.id][0]
+        batch = cut(cell, gap, size)
+        if batch.end == gap[1]:
+            self.gaps[cell.id].pop(0)
+        else:
+            self.gaps[cell.id][0] = (batch.end, gap[1])
+        self.done[cell.id] = self.done.get(cell.id, 0) + batch.games
+        return batch
+
+    def remaining(self) -> int:
+        return sum(b - a for g in self.gaps.values() for a, b in g)
+
+
+def run_batches(
+    study: Study,
+    out: Path,
+    gaps: dict[str, list[tuple[int, int]]],
+    concurrency: int,
+    sizer: BatchSizer,
+    on_written: Callable[[Progress], None] | None = None,
+    games_already: int = 0,
+    progress_bar: Any = None,
+) -> int:
+    """Plays every gap of every cell on Ray and writes one file per batch; returns games written."""
+    import ray
+    from ray.exceptions import RayError, RayTaskError
+
+    remote = ray.remote(num_cpus=1, max_retries=3)(play_batch)
+    cells = {c.id: c for c in study.cells}
+    work = _Work(cells, {k: list(v) for k, v in gaps.items()}, {c.id: c.games for c in study.cells})
+    total_missing = work.remaining()
+    in_flight: dict[Any, tuple[Batch, int]] = {}
+    max_in_flight = max(2, 2 * concurrency)
+    written = 0
+    batches = 0
+    seen_first: set[str] = set()
+
+    def submit(batch: Batch, attempt: int) -> None:
+        cell = cells[batch.cell_id]
+        ref = remote.remote(
+            study.game, cell.variant, cell.agents, study.seed, batch.start, batch.games, study.pair_seats
+        )
+        in_flight[ref] = (batch, attempt)
+
+    try:
+        while in_flight or work.remaining():
+            while len(in_flight) < max_in_flight:
+                cell = work.next_cell()
+                if cell is None:
+                    break
+                if cell.id not in seen_first and sizer.fixed_games is None:
+                    size = max(sizer.unit(cell), -(-FIRST_BATCH_GAMES // sizer.unit(cell)) * sizer.unit(cell))
+                    seen_first.add(cell.id)
+                else:
+                    size = sizer.size(
+                        cell, work.remaining() + sum(b.games for b, _ in in_flight.values()), concurrency
+                    )
+                submit(work.take(cell, size), 1)
+            ready, _ = ray.wait(list(in_flight), num_returns=1)
+            for ref in ready:
+                batch, attempt = in_flight.pop(ref)
+                try:
+                    table, seconds = ray.get(ref)
+                except RayTaskError:
+                    raise
+                except RayError:
+                    if attempt >= MAX_ATTEMPTS:
+                        raise
+                    submit(batch, attempt + 1)
+                    continue
+                sizer.observe(batch.cell_id, batch.games, seconds)
+                path = sink.write_batch(out, batch, table)
+                del table
+                written += batch.games
+                batches += 1
+                if progress_bar is not None:
+                    progress_bar.update(batch.games)
+                if on_written is not None:
+                    on_written(
+                        Progress(games_already + written, games_already + total_missing, batches, path)
+                    )
+    finally:
+        for ref in in_flight:
+            with contextlib.suppress(Exception):
+                ray.cancel(ref, force=True)
+    return written

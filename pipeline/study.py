@@ -1,0 +1,370 @@
+"""Study files: parsing, validation, the grid of cells, and the built-in studies.
+
+A study is a TOML file (see ``pipeline/README_SECTION.md`` for an annotated example)::
+
+    name = "alhambra-dirk"
+    game = "alhambra"
+    seed = 1
+    games_per_cell = 40000
+    pair_seats = true
+    [grid]
+    players = [2]
+    agents = ["random"]
+    [grid.variants]
+    dirk_official = {}
+    no_dirk = { dirk = false }
+
+Every problem is a :class:`StudyError` naming the file, the field and the allowed values;
+nothing is played or written before a study has been fully validated.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+import sys
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import rust_core
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - exercised on 3.10 only
+    import tomli as tomllib
+
+SAFE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*$")
+TOP_KEYS = ("name", "description", "game", "seed", "games_per_cell", "pair_seats", "variant", "grid")
+GRID_KEYS = ("players", "agents", "variants", "options")
+MAX_SEED = 2**63 - 1
+
+
+class StudyError(ValueError):
+    """A bad study: ``source`` (file or built-in), ``field`` (dotted TOML path) and what is wrong."""
+
+    def __init__(self, source: str, field_name: str, message: str) -> None:
+        self.source = source
+        self.field = field_name
+        self.message = message
+        super().__init__(f"{source}: {field_name}: {message}")
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One combination of player count, variant and agent line-up."""
+
+    id: str
+    label: str
+    n_players: int
+    variant: dict[str, Any]
+    agents: list[str]
+    games: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "label": self.label,
+            "n_players": self.n_players,
+            "variant": dict(self.variant),
+            "agents": list(self.agents),
+            "games": self.games,
+        }
+
+
+@dataclass(frozen=True)
+class Study:
+    """A validated study with its cells resolved."""
+
+    name: str
+    description: str
+    game: str
+    seed: int
+    games_per_cell: int
+    pair_seats: bool
+    source: str
+    cells: list[Cell] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "description": self.description,
+            "game": self.game,
+            "seed": self.seed,
+            "games_per_cell": self.games_per_cell,
+            "pair_seats": self.pair_seats,
+            "source": self.source,
+            "cells": [c.to_dict() for c in self.cells],
+        }
+
+    def cell(self, cell_id: str) -> Cell:
+        for c in self.cells:
+            if c.id == cell_id:
+                return c
+        raise KeyError(f"no cell {cell_id!r}; cells: {', '.join(c.id for c in self.cells)}")
+
+    def with_games(self, games_per_cell: int) -> Study:
+        """The same study with ``games_per_cell`` games in every cell (rounded up for seat pairs)."""
+        if games_per_cell < 1:
+            raise StudyError(
+                self.source, "games_per_cell", f"must be a positive integer, got {games_per_cell}"
+            )
+        cells = [
+            replace(c, games=games_for(games_per_cell, c.n_players, self.pair_seats)) for c in self.cells
+        ]
+        return replace(self, games_per_cell=games_per_cell, cells=cells)
+
+
+def games_for(games: int, n_players: int, pair_seats: bool) -> int:
+    """Games of a cell: with seat pairs rounded up to a whole number of seat rotations."""
+    if pair_seats:
+        return -(-games // n_players) * n_players
+    return games
+
+
+def slug(value: Any) -> str:
+    """A short hive-safe rendering of an option value or agent spec."""
+    if isinstance(value, bool):
+        text = "true" if value else "false"
+    elif value is None:
+        text = "default"
+    elif isinstance(value, list):
+        text = "_".join(slug(v) for v in value)
+    else:
+        text = str(value)
+    text = re.sub(r"[^A-Za-z0-9_-]+", "-", text).strip("-")
+    return text or "x"
+
+
+def _type_name(value: Any) -> str:
+    return {bool: "boolean", int: "integer", float: "float", str: "string", list: "array", dict: "table"}.get(
+        type(value), type(value).__name__
+    )
+
+
+class _Checker:
+    def __init__(self, source: str) -> None:
+        self.source = source
+
+    def fail(self, field_name: str, message: str) -> StudyError:
+        return StudyError(self.source, field_name, message)
+
+    def unknown_keys(self, table: Mapping[str, Any], allowed: tuple[str, ...], where: str) -> None:
+        for key in table:
+            if key not in allowed:
+                name = f"{where}.{key}" if where else key
+                raise self.fail(name, f"unknown field; allowed: {', '.join(allowed)}")
+
+    def string(
+        self, table: Mapping[str, Any], key: str, where: str = "", required: bool = True
+    ) -> str | None:
+        name = f"{where}.{key}" if where else key
+        if key not in table:
+            if required:
+                raise self.fail(name, "missing (a string)")
+            return None
+        value = table[key]
+        if not isinstance(value, str):
+            raise self.fail(name, f"must be a string, got {_type_name(value)} {value!r}")
+        return value
+
+    def integer(self, table: Mapping[str, Any], key: str, low: int, high: int) -> int:
+        if key not in table:
+            raise self.fail(key, f"missing (an integer {low}..{high})")
+        value = table[key]
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise self.fail(key, f"must be an integer {low}..{high}, got {_type_name(value)} {value!r}")
+        if not low <= value <= high:
+            raise self.fail(key, f"must be an integer {low}..{high}, got {value}")
+        return value
+
+
+def parse_study(data: Mapping[str, Any], source: str, games_per_cell: int | None = None) -> Study:
+    """Validates a parsed study table and resolves its cells (``games_per_cell`` overrides the file)."""
+    ck = _Checker(source)
+    ck.unknown_keys(data, TOP_KEYS, "")
+    name = ck.string(data, "name")
+    assert name is not None
+    if not SAFE_NAME.match(name):
+        raise ck.fail("name", f"{name!r} is not allowed; use letters, digits, '-' and '_'")
+    description = ck.string(data, "description", required=False) or ""
+    game = ck.string(data, "game")
+    allowed_games = rust_core.games()
+    if game not in allowed_games:
+        raise ck.fail("game", f"unknown game {game!r}; allowed: {', '.join(allowed_games)}")
+    seed = ck.integer(data, "seed", 0, MAX_SEED)
+    games = ck.integer(data, "games_per_cell", 1, 10**12)
+    pair_seats = data.get("pair_seats", False)
+    if not isinstance(pair_seats, bool):
+        raise ck.fail("pair_seats", f"must be true or false, got {_type_name(pair_seats)} {pair_seats!r}")
+
+    option_names = [o["name"] for o in rust_core.variant_schema(game)]
+
+    def check_options(options: Any, where: str) -> dict[str, Any]:
+        if not isinstance(options, dict):
+            raise ck.fail(where, f"must be a table of variant options, got {_type_name(options)}")
+        for key in options:
+            if key not in option_names:
+                raise ck.fail(
+                    f"{where}.{key}", f"unknown variant option of {game}; allowed: {', '.join(option_names)}"
+                )
+        return dict(options)
+
+    base = check_options(data.get("variant", {}), "variant")
+
+    grid = data.get("grid")
+    if grid is None:
+        raise ck.fail("grid", f"missing (a table with {', '.join(GRID_KEYS)})")
+    if not isinstance(grid, dict):
+        raise ck.fail("grid", f"must be a table with {', '.join(GRID_KEYS)}, got {_type_name(grid)}")
+    ck.unknown_keys(grid, GRID_KEYS, "grid")
+
+    players = grid.get("players")
+    if not isinstance(players, list) or not players:
+        raise ck.fail("grid.players", f"must be a non-empty array of player counts, got {players!r}")
+    for n in players:
+        if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+            raise ck.fail("grid.players", f"player counts must be positive integers, got {n!r}")
+    if len(set(players)) != len(players):
+        raise ck.fail("grid.players", f"repeated player count in {players}")
+
+    lineups_raw = grid.get("agents")
+    if not isinstance(lineups_raw, list) or not lineups_raw:
+        raise ck.fail(
+            "grid.agents",
+            "must be a non-empty array of line-ups: an agent spec (every seat) or an array of specs "
+            f"(one per player); got {lineups_raw!r}; agents: {', '.join(rust_core.agents())}",
+        )
+    lineups: list[str | list[str]] = []
+    for i, entry in enumerate(lineups_raw):
+        where = f"grid.agents[{i}]"
+        if isinstance(entry, str):
+            lineups.append(entry)
+        elif isinstance(entry, list) and entry and all(isinstance(a, str) for a in entry):
+            if len(entry) not in players:
+                raise ck.fail(where, f"line-up of {len(entry)} agents matches none of grid.players {players}")
+            lineups.append(list(entry))
+        else:
+            raise ck.fail(where, f"must be an agent spec string or an array of them, got {entry!r}")
+
+    presets_raw = grid.get("variants", {"default": {}})
+    if not isinstance(presets_raw, dict) or not presets_raw:
+        raise ck.fail(
+            "grid.variants", "must be a non-empty table of named variants, e.g. no_dirk = { dirk = false }"
+        )
+    presets: list[tuple[str, dict[str, Any]]] = []
+    for pname, options in presets_raw.items():
+        if not SAFE_NAME.match(pname):
+            raise ck.fail(f"grid.variants.{pname}", "variant names use letters, digits, '-' and '_'")
+        presets.append((pname, check_options(options, f"grid.variants.{pname}")))
+    show_preset = "variants" in grid
+
+    axes_raw = grid.get("options", {})
+    if not isinstance(axes_raw, dict):
+        raise ck.fail("grid.options", f"must be a table of option = [values], got {_type_name(axes_raw)}")
+    axes: list[tuple[str, list[Any]]] = []
+    for key, values in axes_raw.items():
+        if key not in option_names:
+            raise ck.fail(
+                f"grid.options.{key}", f"unknown variant option of {game}; allowed: {', '.join(option_names)}"
+            )
+        if not isinstance(values, list) or not values:
+            raise ck.fail(f"grid.options.{key}", f"must be a non-empty array of values, got {values!r}")
+        axes.append((key, values))
+
+    cells: list[Cell] = []
+    for n in players:
+        for pname, preset in presets:
+            for combo in itertools.product(*[values for _, values in axes]):
+                variant = {**base, **preset}
+                id_parts = [f"p{n}"]
+                label_parts = [f"{n} players"]
+                if show_preset:
+                    id_parts.append(slug(pname))
+                    label_parts.append(pname)
+                for (key, _), value in zip(axes, combo, strict=True):
+                    variant[key] = value
+                    id_parts.append(f"{slug(key)}_{slug(value)}")
+                    label_parts.append(f"{key}={value}")
+                for lineup in lineups:
+                    agents = [lineup] * n if isinstance(lineup, str) else lineup
+                    if len(agents) != n:
+                        continue
+                    parts, labels = list(id_parts), list(label_parts)
+                    same = len(set(agents)) == 1
+                    if len(lineups) > 1:
+                        parts.append(slug(agents[0]) if same else "_v_".join(slug(a) for a in agents))
+                    labels.append(agents[0] if same else " vs ".join(agents))
+                    where = _where(show_preset, pname, axes)
+                    try:
+                        rust_core.validate(game, variant, agents)
+                    except ValueError as exc:
+                        raise ck.fail(where, f"{exc} (cell {'-'.join(parts)})") from None
+                    cells.append(
+                        Cell(
+                            id="-".join(parts),
+                            label=", ".join(labels),
+                            n_players=n,
+                            variant=variant,
+                            agents=list(agents),
+                            games=games_for(games, n, pair_seats),
+                        )
+                    )
+    if not cells:
+        raise ck.fail("grid", "the grid has no cells (no line-up fits any player count)")
+    ids = [c.id for c in cells]
+    dupes = sorted({i for i in ids if ids.count(i) > 1})
+    if dupes:
+        raise ck.fail(
+            "grid", f"cells with the same id: {', '.join(dupes)}; make variant names or values distinct"
+        )
+    study = Study(name, description, game, seed, games, pair_seats, source, cells)
+    if games_per_cell is not None:
+        study = study.with_games(games_per_cell)
+    return study
+
+
+def _where(show_preset: bool, pname: str, axes: list[tuple[str, list[Any]]]) -> str:
+    if show_preset:
+        return f"grid.variants.{pname}"
+    if axes:
+        return "grid.options"
+    return "grid.agents"
+
+
+def builtin_names() -> list[str]:
+    """Names of the studies that ship inside the package."""
+    folder = resources.files("pipeline") / "studies"
+    return sorted(p.name[: -len(".toml")] for p in folder.iterdir() if p.name.endswith(".toml"))
+
+
+def builtin_text(name: str) -> str:
+    return (resources.files("pipeline") / "studies" / f"{name}.toml").read_text(encoding="utf-8")
+
+
+def parse_text(text: str, source: str, games_per_cell: int | None = None) -> Study:
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise StudyError(source, "(toml)", f"malformed TOML: {exc}") from None
+    return parse_study(data, source, games_per_cell)
+
+
+def load_study(spec: str, games_per_cell: int | None = None) -> Study:
+    """A study from a TOML file path or a built-in name (a path wins if both exist)."""
+    path = Path(spec)
+    if path.is_file():
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise StudyError(str(path), "(file)", f"cannot read: {exc}") from None
+        return parse_text(text, str(path), games_per_cell)
+    if spec in builtin_names():
+        return parse_text(builtin_text(spec), f"builtin:{spec}", games_per_cell)
+    raise StudyError(
+        spec,
+        "(study)",
+        f"no such file and no built-in study of that name; built-ins: {', '.join(builtin_names())}",
+    )
