@@ -297,10 +297,12 @@ def parse_study(data: Mapping[str, Any], source: str, games_per_cell: int | None
                     if len(lineups) > 1:
                         parts.append(slug(agents[0]) if same else "_v_".join(slug(a) for a in agents))
                     labels.append(agents[0] if same else " vs ".join(agents))
-                    where = _where(show_preset, pname, axes)
                     try:
                         rust_core.validate(game, variant, agents)
                     except ValueError as exc:
+                        where = _blame(
+                            game, n, agents, base, (pname if show_preset else None, preset), axes, combo
+                        )
                         raise ck.fail(where, f"{exc} (cell {'-'.join(parts)})") from None
                     cells.append(
                         Cell(
@@ -326,12 +328,38 @@ def parse_study(data: Mapping[str, Any], source: str, games_per_cell: int | None
     return study
 
 
-def _where(show_preset: bool, pname: str, axes: list[tuple[str, list[Any]]]) -> str:
-    if show_preset:
+def _fails(game: str, variant: dict[str, Any], agents: list[str]) -> bool:
+    try:
+        rust_core.validate(game, variant, agents)
+    except ValueError:
+        return True
+    return False
+
+
+def _blame(
+    game: str,
+    n: int,
+    agents: list[str],
+    base: dict[str, Any],
+    preset: tuple[str | None, dict[str, Any]],
+    axes: list[tuple[str, list[Any]]],
+    combo: tuple[Any, ...],
+) -> str:
+    """The study field that makes a cell invalid: players, agents, variant, a named variant or an option."""
+    known = rust_core.agents()
+    if known and _fails(game, {}, [known[0]] * n):
+        return "grid.players"
+    if _fails(game, {}, agents):
+        return "grid.agents"
+    if _fails(game, base, agents):
+        return "variant"
+    pname, options = preset
+    if pname is not None and _fails(game, options, agents):
         return f"grid.variants.{pname}"
-    if axes:
-        return "grid.options"
-    return "grid.agents"
+    for (key, _), value in zip(axes, combo, strict=True):
+        if _fails(game, {key: value}, agents):
+            return f"grid.options.{key}"
+    return "grid"
 
 
 def builtin_names() -> list[str]:

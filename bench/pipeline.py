@@ -1,0 +1,170 @@
+"""Pipeline throughput: a study of Alhambra random play through ``balancelab run`` with 2 workers.
+
+Prints games/s and the efficiency: that rate divided by 2 x the single-core ``rust_core.simulate``
+rate measured in the same run (target >= 0.85). Writes a JSON result under ``bench/results/``.
+
+    python bench/pipeline.py                 # 300,000 games (about half a minute on 2 cores)
+    python bench/pipeline.py --games 100000
+    python bench/pipeline.py --million       # 1,000,000 games: time and peak memory
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+import rust_core
+
+RESULTS = Path(__file__).resolve().parent / "results"
+STUDY = """\
+name = "bench-pipeline"
+description = "Alhambra, 2 players, random play, official rules"
+game = "alhambra"
+seed = 7
+games_per_cell = {games}
+pair_seats = true
+
+[grid]
+players = [2]
+agents = ["random"]
+"""
+
+
+def single_core_rate(games: int, repeats: int = 3) -> float:
+    """Best of ``repeats`` timings of ``rust_core.simulate`` in this process (one core)."""
+    best = 0.0
+    for r in range(repeats):
+        t0 = time.perf_counter()
+        rust_core.simulate("alhambra", {}, ["random", "random"], 99, r * games, games, pair_seats=True)
+        best = max(best, games / (time.perf_counter() - t0))
+    return best
+
+
+def tree_rss(root: int) -> tuple[int, int]:
+    """(RSS of ``root``, RSS of ``root`` and all its descendants) in bytes, from /proc."""
+    children: dict[int, list[int]] = {}
+    rss: dict[int, int] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as fh:
+                fields = fh.read().rsplit(")", 1)[1].split()
+            ppid = int(fields[1])
+            rss[int(entry)] = int(fields[21]) * os.sysconf("SC_PAGE_SIZE")
+        except (OSError, IndexError, ValueError):
+            continue
+        children.setdefault(ppid, []).append(int(entry))
+    total, stack = 0, [root]
+    while stack:
+        pid = stack.pop()
+        total += rss.get(pid, 0)
+        stack.extend(children.get(pid, []))
+    return rss.get(root, 0), total
+
+
+def run_pipeline(games: int, workers: int, out: Path, study_path: Path) -> dict:
+    cmd = [sys.executable, "-m", "pipeline.cli", "run", str(study_path), "--out", str(out)]
+    cmd += ["--workers", str(workers), "--no-report", "--quiet"]
+    peak = {"driver": 0, "tree": 0}
+    t0 = time.perf_counter()
+    proc = subprocess.Popen(cmd)
+    stop = threading.Event()
+
+    def sample() -> None:
+        while not stop.is_set():
+            driver, tree = tree_rss(proc.pid)
+            peak["driver"] = max(peak["driver"], driver)
+            peak["tree"] = max(peak["tree"], tree)
+            stop.wait(0.5)
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
+    rc = proc.wait()
+    stop.set()
+    sampler.join()
+    wall = time.perf_counter() - t0
+    if rc != 0:
+        raise SystemExit(f"balancelab run failed with status {rc}")
+    manifest = json.loads((out / "manifest.json").read_text())
+    return {
+        "wall_s": wall,
+        "manifest": manifest,
+        "peak_rss_driver": peak["driver"],
+        "peak_rss_tree": peak["tree"],
+    }
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--games", type=int, default=300_000, help="games in the study (default 300,000)")
+    parser.add_argument(
+        "--million", action="store_true", help="a 1,000,000-game study; reports time and memory"
+    )
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--calibrate-games", type=int, default=20_000, help="games per single-core timing")
+    args = parser.parse_args()
+    games = 1_000_000 if args.million else args.games
+
+    single_before = single_core_rate(args.calibrate_games)
+    with tempfile.TemporaryDirectory(prefix="bench-pipeline-") as tmp:
+        study_path = Path(tmp) / "bench.toml"
+        study_path.write_text(STUDY.format(games=games))
+        res = run_pipeline(games, args.workers, Path(tmp) / "run", study_path)
+        data_bytes = sum(p.stat().st_size for p in (Path(tmp) / "run" / "data").rglob("*.parquet"))
+        files = len(list((Path(tmp) / "run" / "data").rglob("*.parquet")))
+    single_after = single_core_rate(args.calibrate_games)
+    single = max(single_before, single_after)
+    man = res["manifest"]
+    rate_playing = man["games_done"] / man["compute_seconds"]
+    rate_e2e = man["games_done"] / res["wall_s"]
+    result = {
+        "bench": "pipeline",
+        "games": man["games_done"],
+        "workers": args.workers,
+        "single_core_games_per_s": round(single, 1),
+        "single_core_before_after": [round(single_before, 1), round(single_after, 1)],
+        "pipeline_games_per_s": round(rate_playing, 1),
+        "efficiency": round(rate_playing / (args.workers * single), 3),
+        "end_to_end_games_per_s": round(rate_e2e, 1),
+        "end_to_end_efficiency": round(rate_e2e / (args.workers * single), 3),
+        "wall_s": round(res["wall_s"], 2),
+        "compute_s": man["compute_seconds"],
+        "peak_rss_driver_mb": round(res["peak_rss_driver"] / 2**20, 1),
+        "peak_rss_all_processes_mb": round(res["peak_rss_tree"] / 2**20, 1),
+        "parquet_files": files,
+        "parquet_mb": round(data_bytes / 2**20, 2),
+        "host": platform.node(),
+        "cpus": os.cpu_count(),
+        "versions": man["versions"],
+        "when": man["finished"],
+    }
+    print(
+        f"pipeline: {result['games']:,} games, {result['pipeline_games_per_s']:,.0f} games/s while playing "
+        f"({result['end_to_end_games_per_s']:,.0f} end to end incl. Ray start, {result['wall_s']} s); "
+        f"single core {result['single_core_games_per_s']:,.0f} games/s; "
+        f"efficiency {result['efficiency']:.3f} "
+        f"(end to end {result['end_to_end_efficiency']:.3f}); peak RSS driver "
+        f"{result['peak_rss_driver_mb']} MB, all processes {result['peak_rss_all_processes_mb']} MB"
+    )
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    name = "pipeline-million.json" if args.million else "pipeline.json"
+    tmp_path = RESULTS / (name + ".tmp")
+    tmp_path.write_text(json.dumps(result, indent=2) + "\n")
+    os.replace(tmp_path, RESULTS / name)
+    print(f"wrote {RESULTS / name}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
