@@ -1,0 +1,150 @@
+"""Faults: a worker node dies mid-study; the driver is killed mid-study and the command is run again."""
+
+from __future__ import annotations
+
+import logging
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from pipeline.distribute import Progress
+from pipeline.runner import run_study
+from pipeline.study import load_study
+
+
+def same(a, b) -> bool:
+    return a.column_names == b.column_names and all(a[c].equals(b[c]) for c in a.column_names)
+
+
+def keys(table) -> list[tuple[str, int, int]]:
+    return list(
+        zip(
+            table["cell"].to_pylist(),
+            table["game_index"].to_pylist(),
+            table["player"].to_pylist(),
+            strict=True,
+        )
+    )
+
+
+def test_study_completes_exactly_when_a_worker_node_is_removed(write_study, tmp_path, read_run, expected_run):
+    import ray
+    from ray.cluster_utils import Cluster
+
+    if ray.is_initialized():
+        ray.shutdown()
+    cluster = Cluster(initialize_head=True, head_node_args={"num_cpus": 0})
+    try:
+        nodes = [cluster.add_node(num_cpus=1), cluster.add_node(num_cpus=1)]
+        cluster.wait_for_nodes()
+        ray.init(address=cluster.address, log_to_driver=False, logging_level=logging.ERROR)
+        removed: list[int] = []
+
+        def on_written(p: Progress) -> None:
+            if p.batches_written == 3 and not removed:
+                cluster.remove_node(nodes[1], allow_graceful=False)
+                removed.append(p.batches_written)
+
+        path = write_study(games=1600)
+        out = tmp_path / "run"
+        man = run_study(
+            load_study(str(path)),
+            out,
+            workers=2,
+            batch_games=100,
+            progress=False,
+            quiet=True,
+            on_written=on_written,
+        )
+        assert removed, "the node was never removed"
+        alive = [n for n in ray.nodes() if n["Alive"] and n["Resources"].get("CPU")]
+        assert len(alive) == 1
+    finally:
+        ray.shutdown()
+        cluster.shutdown()
+    got = read_run(out)
+    want = expected_run(path)
+    assert len(set(keys(got))) == got.num_rows  # none twice
+    assert keys(got) == keys(want)  # none missing
+    assert same(got, want)
+    assert man["games_done"] == 3200
+
+
+def _session_pids(sid: int) -> list[int]:
+    pids = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as fh:
+                    fields = fh.read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[3]) == sid:
+                pids.append(int(entry))
+    return pids
+
+
+def _kill_session(sid: int) -> None:
+    for pid in _session_pids(sid):
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+
+
+def test_killed_driver_then_same_command_gives_the_uninterrupted_data(
+    write_study, tmp_path, read_run, expected_run
+):
+    path = write_study(games=20000)
+    out = tmp_path / "run"
+    cmd = [
+        sys.executable,
+        "-m",
+        "pipeline.cli",
+        "run",
+        str(path),
+        "--out",
+        str(out),
+        "--workers",
+        "2",
+        "--batch-games",
+        "500",
+        "--no-progress",
+        "--no-report",
+        "--quiet",
+    ]
+    env = dict(os.environ, RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER="0")
+    cwd = Path(__file__).resolve().parents[1]
+    proc = subprocess.Popen(cmd, env=env, cwd=cwd, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 120
+        while len(list(out.glob("data/cell=*/part-*.parquet"))) < 6:
+            assert proc.poll() is None, "the run ended before it could be killed"
+            assert time.monotonic() < deadline
+            time.sleep(0.02)
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+    finally:
+        _kill_session(proc.pid)
+    written = len(list(out.glob("data/cell=*/part-*.parquet")))
+    assert written < 80, "the run finished before the kill"
+    assert '"finished": null' in (out / "manifest.json").read_text()
+    again = subprocess.run(cmd, env=env, cwd=cwd, start_new_session=True, timeout=300, check=False)
+    assert again.returncode == 0
+    got = read_run(out)
+    assert same(got, expected_run(path))
+    assert len(list(out.glob("data/cell=*/part-*.parquet"))) == 80
+    assert not list(out.rglob("*.tmp"))
+
+
+@pytest.fixture(autouse=True)
+def _no_ray_left() -> None:
+    import ray
+
+    if ray.is_initialized():
+        ray.shutdown()

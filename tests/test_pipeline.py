@@ -1,0 +1,186 @@
+"""The pipeline on a local Ray: layout, manifest, determinism, resume, refusal, replay, precision rounds."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import sys
+import types
+
+import pyarrow.parquet as pq
+import pytest
+
+from pipeline import cli, manifest
+from pipeline.plan import missing_ranges
+from pipeline.runner import grow, run_study
+from pipeline.study import load_study
+
+pytestmark = pytest.mark.usefixtures("ray_local")
+
+
+def same(a, b) -> bool:
+    return a.column_names == b.column_names and all(a[c].equals(b[c]) for c in a.column_names)
+
+
+def test_missing_ranges():
+    assert missing_ranges(10, []) == [(0, 10)]
+    assert missing_ranges(10, [(0, 4), (6, 10)]) == [(4, 6)]
+    assert missing_ranges(10, [(2, 4), (4, 5)]) == [(0, 2), (5, 10)]
+    assert missing_ranges(10, [(0, 12)]) == []
+
+
+def test_run_layout_manifest_and_rows(write_study, tmp_path, read_run, expected_run):
+    path = write_study(games=60)
+    out = tmp_path / "run"
+    man = run_study(load_study(str(path)), out, workers=2, batch_games=16, progress=False, quiet=True)
+    on_disk = json.loads((out / "manifest.json").read_text())
+    assert on_disk == man
+    study = on_disk["study"]
+    assert study["name"] == "small" and study["game"] == "alhambra" and study["seed"] == 5
+    assert study["pair_seats"] is True and study["games_per_cell"] == 60
+    assert [c["id"] for c in study["cells"]] == ["p2-official", "p2-no_dirk"]
+    assert study["cells"][1] == {
+        "id": "p2-no_dirk",
+        "label": "2 players, no_dirk, random",
+        "n_players": 2,
+        "variant": {"dirk": False},
+        "agents": ["random", "random"],
+        "games": 60,
+    }
+    assert set(on_disk["versions"]) >= {"balancelab", "rust_core", "ray", "python"}
+    assert "git_commit" in on_disk and on_disk["started"] and on_disk["finished"]
+    assert on_disk["games_done"] == 120 and on_disk["wall_seconds"] > 0
+    files = sorted(p.relative_to(out).as_posix() for p in (out / "data").rglob("*") if p.is_file())
+    assert len(files) == 8  # 60 games in batches of 16: 16, 16, 16, 12 per cell
+    for f in files:
+        assert re.fullmatch(r"data/cell=p2-(official|no_dirk)/part-\d{12}-\d{12}\.parquet", f)
+    meta = pq.ParquetFile(out / files[0]).metadata
+    assert meta.row_group(0).column(0).compression == "ZSTD"
+    assert "data/cell=p2-official/part-000000000048-000000000060.parquet" in files
+    got = read_run(out)
+    assert same(got, expected_run(path))
+    assert got["n_players"].type.bit_width == 32
+
+
+def test_same_data_with_one_or_two_workers_and_any_batch_size(write_study, tmp_path, read_run, expected_run):
+    path = write_study(games=90, players="[2, 3]")
+    tables = []
+    for i, (workers, batch) in enumerate([(1, 6), (2, 30), (2, None)]):
+        out = tmp_path / f"run{i}"
+        run_study(load_study(str(path)), out, workers=workers, batch_games=batch, progress=False, quiet=True)
+        tables.append(read_run(out))
+    names = {len(list((tmp_path / f"run{i}").rglob("*.parquet"))) for i in range(3)}
+    assert len(names) > 1  # the batches really differed
+    assert same(tables[0], tables[1]) and same(tables[1], tables[2])
+    assert same(tables[0], expected_run(path))
+
+
+def test_resume_recomputes_missing_truncated_and_wrong_files_only(
+    write_study, tmp_path, read_run, expected_run
+):
+    path = write_study(games=80)
+    out = tmp_path / "run"
+    run_study(load_study(str(path)), out, workers=2, batch_games=20, progress=False, quiet=True)
+    parts = sorted((out / "data").rglob("part-*.parquet"))
+    assert len(parts) == 8
+    missing, truncated, wrong, keep = parts[0], parts[1], parts[5], parts[7]
+    missing.unlink()
+    data = truncated.read_bytes()
+    truncated.write_bytes(data[: len(data) // 2])
+    table = pq.read_table(wrong)
+    pq.write_table(table.slice(0, table.num_rows - 2), wrong, compression="zstd")
+    (wrong.parent / ".part-x.parquet.123.tmp").write_bytes(b"half")
+    kept = os.stat(keep).st_ino, os.stat(keep).st_mtime_ns
+    man = run_study(load_study(str(path)), out, workers=2, batch_games=20, progress=False, quiet=True)
+    assert (os.stat(keep).st_ino, os.stat(keep).st_mtime_ns) == kept
+    assert not list(out.rglob("*.tmp"))
+    assert same(read_run(out), expected_run(path))
+    assert man["games_done"] == 160
+    # nothing to do the third time
+    before = {p: p.stat().st_mtime_ns for p in out.rglob("part-*.parquet")}
+    run_study(load_study(str(path)), out, workers=2, batch_games=20, progress=False, quiet=True)
+    assert {p: p.stat().st_mtime_ns for p in out.rglob("part-*.parquet")} == before
+
+
+def test_more_games_extend_a_directory_and_another_study_is_refused(
+    write_study, tmp_path, read_run, expected_run, capsys
+):
+    path = write_study(games=40)
+    out = tmp_path / "run"
+    run_study(load_study(str(path)), out, workers=2, progress=False, quiet=True)
+    run_study(load_study(str(path), 100), out, workers=2, progress=False, quiet=True)
+    assert same(read_run(out), expected_run(path, 100))
+    other = write_study(seed=6, games=40, filename="other.toml")
+    with pytest.raises(manifest.ManifestMismatch, match="seed"):
+        run_study(load_study(str(other)), out, workers=2, progress=False, quiet=True)
+    assert cli.main(["run", str(other), "--out", str(out), "--no-progress"]) == 2
+    err = capsys.readouterr().err
+    assert str(out) in err and "seed" in err and "another --out" in err
+    # a smaller --games never shrinks the directory
+    man = run_study(load_study(str(path), 20), out, workers=2, progress=False, quiet=True)
+    assert [c["games"] for c in man["study"]["cells"]] == [100, 100]
+
+
+def test_cli_run_then_replay_matches_recorded_rows(write_study, tmp_path, capsys, monkeypatch):
+    monkeypatch.setitem(sys.modules, "analysis.report", None)  # report module absent: a note, not a failure
+    path = write_study(games=30)
+    out = tmp_path / "run"
+    assert cli.main(["run", str(path), "--out", str(out), "--workers", "2", "--no-progress"]) == 0
+    captured = capsys.readouterr()
+    assert "60 games" in captured.out and "no report written" in captured.err
+    assert cli.main(["replay", "--run", str(out), "--cell", "p2-no_dirk", "--game-index", "7"]) == 0
+    from_run = capsys.readouterr().out
+    assert "matches the 2 rows recorded" in from_run
+    assert "player 0" in from_run and "result:" in from_run
+    argv = [
+        "replay",
+        "alhambra",
+        "--seed",
+        "5",
+        "--game-index",
+        "7",
+        "--variant",
+        "dirk=false",
+        "--pair-seats",
+    ]
+    assert cli.main(argv) == 0
+    explicit = capsys.readouterr().out
+    assert explicit.strip() == from_run.rsplit("\n(matches", 1)[0].strip()
+    assert (
+        cli.main(["replay", "alhambra", "--seed", "5", "--game-index", "7", "--variant", "dirk=maybe"]) == 2
+    )
+    assert "dirk" in capsys.readouterr().err
+
+
+def test_grow_asks_for_games_by_the_square_of_the_width_ratio(write_study):
+    study = load_study(str(write_study(games=100)))
+    grown = grow(study, {"p2-official": 0.02, "p2-no_dirk": 0.005}, 0.01, 10_000)
+    assert grown is not None
+    assert [c.games for c in grown.cells] == [400, 100]  # at most 4x per round
+    assert grow(study, {"p2-official": 0.009, "p2-no_dirk": 0.005}, 0.01, 10_000) is None
+    assert grow(study, {"p2-official": 0.02, "p2-no_dirk": 0.02}, 0.01, 100) is None
+
+
+def test_precision_rounds_until_every_cell_is_narrow_enough(write_study, tmp_path, monkeypatch, read_run):
+    calls = []
+
+    def max_halfwidths(run_dir):
+        games = {
+            c.name.split("=", 1)[1]: pq.read_table(c).num_rows // 2 for c in (run_dir / "data").iterdir()
+        }
+        calls.append(games)
+        return {cell: 1.0 / n**0.5 for cell, n in games.items()}  # width 0.05 needs 400 games
+
+    fake = types.ModuleType("analysis.precision")
+    fake.max_halfwidths = max_halfwidths
+    monkeypatch.setitem(sys.modules, "analysis.precision", fake)
+    path = write_study(games=50)
+    out = tmp_path / "run"
+    man = run_study(load_study(str(path)), out, workers=2, progress=False, quiet=True, precision=0.05)
+    assert calls[0] == {"p2-official": 50, "p2-no_dirk": 50}
+    assert all(n >= 400 for n in calls[-1].values())
+    assert [c["games"] for c in man["study"]["cells"]] == [calls[-1]["p2-official"], calls[-1]["p2-no_dirk"]]
+    table = read_run(out)
+    assert table.num_rows == 2 * sum(c["games"] for c in man["study"]["cells"])
+    assert len(man["precision_rounds"]) == len(calls)
