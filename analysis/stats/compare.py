@@ -78,10 +78,9 @@ def _verdict(
     tol = metric.negligible * (abs(scale) if metric.relative else 1.0)
     if reject:
         word = "higher" if diff > 0 else "lower"
-        size = "a small" if abs(diff) < tol else "a clear"
+        size = f"a slightly {word} (below the ±{tol:.3g} that matters)" if abs(diff) < tol else f"a {word}"
         return (
-            f"{b} has {size} {word} {metric.label} than {a} "
-            f"(difference {diff:+.3g}, 95% CI {lo:+.3g} to {hi:+.3g})"
+            f"{b} has {size} {metric.label} than {a} (difference {diff:+.3g}, 95% CI {lo:+.3g} to {hi:+.3g})"
         )
     if -tol <= lo and hi <= tol:
         return f"no meaningful difference in {metric.label} (interval within ±{tol:.3g})"
