@@ -9,8 +9,6 @@ from __future__ import annotations
 import math
 import pathlib
 
-import polars as pl
-
 from .load import load, read_manifest
 from .stats.seats import start_advantage
 

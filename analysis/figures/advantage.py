@@ -1,0 +1,31 @@
+"""Start-player advantage by cell and player count, with 95% error bars."""
+
+from __future__ import annotations
+
+import matplotlib.pyplot as plt
+import numpy as np
+from matplotlib.figure import Figure
+
+from ..study import StudyAnalysis
+
+
+def advantage_figure(s: StudyAnalysis) -> Figure:
+    """Seat-0 win rate minus 1/n per cell, grouped by player count; with the hand-adjusted
+    estimate beside it where there is one (Alhambra)."""
+    adv = s.advantage.sort("n_players", "cell")
+    fig, ax = plt.subplots(figsize=(max(5.0, 0.9 * adv.height + 2), 3.8))
+    x = np.arange(adv.height)
+    est = adv["advantage"].to_numpy()
+    err = np.vstack([est - adv["lo"].to_numpy(), adv["hi"].to_numpy() - est])
+    ax.errorbar(x - 0.12, est, yerr=err, fmt="o", capsize=4, label="raw (seat 0 − 1/n)")
+    if "adjusted" in adv.columns:
+        a = adv["adjusted"].to_numpy()
+        aerr = np.vstack([a - adv["adj_lo"].to_numpy(), adv["adj_hi"].to_numpy() - a])
+        ax.errorbar(x + 0.12, a, yerr=aerr, fmt="s", capsize=4, label="adjusted for starting hand")
+    ax.axhline(0, color="grey", lw=1)
+    ax.set_xticks(x, [f"{lab}\n({n} players)" for lab, n in zip(adv["label"], adv["n_players"], strict=True)])
+    ax.set_ylabel("start-player advantage (win rate)")
+    ax.set_title("Start-player advantage with 95% intervals")
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    return fig
