@@ -6,6 +6,7 @@ import base64
 import html
 import math
 import pathlib
+import re
 from string import Template
 from typing import Any
 
@@ -18,6 +19,7 @@ from .text import ci, summary_paragraph
 
 __all__ = ["write_report"]
 
+_NUMBER = re.compile(r"^([-+]?[\d.]+( \[[-+\d., ]+\])?|n/a)$")
 TEMPLATE = pathlib.Path(__file__).with_name("templates") / "index.html"
 
 
@@ -39,11 +41,8 @@ class _Doc:
 
     def table(self, header: list[str], rows: list[list[Any]]) -> None:
         def cell(v: Any, tag: str) -> str:
-            cls = (
-                ' class="text"'
-                if isinstance(v, str) and not v[:1].isdigit() and not v.startswith("-")
-                else ""
-            )
+            numeric = not isinstance(v, str) or _NUMBER.match(v)
+            cls = "" if numeric else ' class="text"'
             return f"<{tag}{cls}>{html.escape(str(v))}</{tag}>"
 
         body = "".join("<tr>" + "".join(cell(v, "td") for v in r) + "</tr>" for r in rows)
