@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import logging
 import os
 import signal
 import subprocess
@@ -42,7 +41,6 @@ def test_study_completes_exactly_when_a_worker_node_is_removed(write_study, tmp_
     try:
         nodes = [cluster.add_node(num_cpus=1), cluster.add_node(num_cpus=1)]
         cluster.wait_for_nodes()
-        ray.init(address=cluster.address, log_to_driver=False, logging_level=logging.ERROR)
         removed: list[int] = []
 
         def on_written(p: Progress) -> None:
@@ -52,18 +50,19 @@ def test_study_completes_exactly_when_a_worker_node_is_removed(write_study, tmp_
 
         path = write_study(games=1600)
         out = tmp_path / "run"
+        # joins the cluster by address, the way `balancelab run --address` does
         man = run_study(
             load_study(str(path)),
             out,
-            workers=2,
+            address=cluster.address,
             batch_games=100,
             progress=False,
             quiet=True,
             on_written=on_written,
         )
         assert removed, "the node was never removed"
-        alive = [n for n in ray.nodes() if n["Alive"] and n["Resources"].get("CPU")]
-        assert len(alive) == 1
+        assert not ray.is_initialized()
+        assert man["workers"] == 2  # the cluster's CPUs when the study started
     finally:
         ray.shutdown()
         cluster.shutdown()
