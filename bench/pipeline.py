@@ -116,6 +116,7 @@ def main() -> int:
     args = parser.parse_args()
     games = 1_000_000 if args.million else args.games
 
+    load_before = list(os.getloadavg())
     single_before = single_core_rate(args.calibrate_games)
     with tempfile.TemporaryDirectory(prefix="bench-pipeline-") as tmp:
         study_path = Path(tmp) / "bench.toml"
@@ -138,6 +139,16 @@ def main() -> int:
         "efficiency": round(rate_playing / (args.workers * single), 3),
         "end_to_end_games_per_s": round(rate_e2e, 1),
         "end_to_end_efficiency": round(rate_e2e / (args.workers * single), 3),
+        # decomposition: efficiency ~= worker_speed_ratio * busy_fraction
+        "worker_games_per_s": round(man["games_done"] / man["task_seconds"], 1),
+        "worker_speed_ratio": round(man["games_done"] / man["task_seconds"] / single, 3),
+        "busy_fraction": round(man["task_seconds"] / (man["compute_seconds"] * args.workers), 3),
+        # CPU the workers got while playing: below 1 when other processes shared the cores
+        "worker_cpu_share": round(man["task_cpu_seconds"] / man["task_seconds"], 3),
+        "worker_games_per_cpu_s": round(man["games_done"] / man["task_cpu_seconds"], 1),
+        "driver_write_s": man["write_seconds"],
+        "batches": man["batches"],
+        "load_average_before_after": [load_before, list(os.getloadavg())],
         "wall_s": round(res["wall_s"], 2),
         "compute_s": man["compute_seconds"],
         "peak_rss_driver_mb": round(res["peak_rss_driver"] / 2**20, 1),
@@ -156,6 +167,12 @@ def main() -> int:
         f"efficiency {result['efficiency']:.3f} "
         f"(end to end {result['end_to_end_efficiency']:.3f}); peak RSS driver "
         f"{result['peak_rss_driver_mb']} MB, all processes {result['peak_rss_all_processes_mb']} MB"
+    )
+    print(
+        f"  one worker plays at {result['worker_speed_ratio']:.3f} x the single-core rate; workers busy "
+        f"{result['busy_fraction']:.3f} of the time and got {result['worker_cpu_share']:.3f} of a core "
+        f"({result['worker_games_per_cpu_s']:,.0f} games per CPU second); load average before/after "
+        f"{result['load_average_before_after']} (other processes on the machine lower the figures)"
     )
     RESULTS.mkdir(parents=True, exist_ok=True)
     name = "pipeline-million.json" if args.million else "pipeline.json"

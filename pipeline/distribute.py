@@ -42,16 +42,18 @@ def play_batch(
     start: int,
     count: int,
     pair_seats: bool,
-) -> tuple[pa.Table, float]:
-    """Runs on a worker: games ``start .. start + count`` as an Arrow table (plus ``n_players``)."""
+) -> tuple[pa.Table, float, float]:
+    """Runs on a worker: games ``start .. start + count`` as an Arrow table (plus ``n_players``),
+    with the wall and CPU seconds it took."""
     import rust_core
 
     t0 = time.perf_counter()
+    c0 = time.process_time()
     batch = rust_core.simulate(game, variant, agents, seed, start, count, pair_seats=pair_seats)
     table = pa.Table.from_batches([batch])
     n_players = pa.array(np.full(table.num_rows, len(agents), dtype=np.int32))
     table = table.append_column(pa.field("n_players", pa.int32(), nullable=False), n_players)
-    return table, time.perf_counter() - t0
+    return table, time.perf_counter() - t0, time.process_time() - c0
 
 
 @contextlib.contextmanager
@@ -94,6 +96,18 @@ class Progress:
 
 
 @dataclass
+class Stats:
+    """Totals of one call of :func:`run_batches`."""
+
+    games: int = 0
+    batches: int = 0
+    task_seconds: float = 0.0  # time the workers spent playing (summed over tasks)
+    task_cpu_seconds: float = 0.0  # CPU time of that (less than task_seconds if the CPU was shared)
+    write_seconds: float = 0.0  # time the driver spent fetching and writing results
+    resubmitted: int = 0  # batches played again after a lost worker, node or object
+
+
+@dataclass
 class _Work:
     cells: dict[str, Cell]
     gaps: dict[str, list[tuple[int, int]]]
@@ -130,8 +144,8 @@ def run_batches(
     on_written: Callable[[Progress], None] | None = None,
     games_already: int = 0,
     progress_bar: Any = None,
-) -> int:
-    """Plays every gap of every cell on Ray and writes one file per batch; returns games written."""
+) -> Stats:
+    """Plays every gap of every cell on Ray and writes one file per batch."""
     import ray
     from ray.exceptions import RayError, RayTaskError
 
@@ -141,8 +155,7 @@ def run_batches(
     total_missing = work.remaining()
     in_flight: dict[Any, tuple[Batch, int]] = {}
     max_in_flight = max(2, 2 * concurrency)
-    written = 0
-    batches = 0
+    stats = Stats()
     seen_first: set[str] = set()
 
     def submit(batch: Batch, attempt: int) -> None:
@@ -169,28 +182,35 @@ def run_batches(
             ready, _ = ray.wait(list(in_flight), num_returns=1)
             for ref in ready:
                 batch, attempt = in_flight.pop(ref)
+                t_fetch = time.perf_counter()
                 try:
-                    table, seconds = ray.get(ref)
+                    table, seconds, cpu_seconds = ray.get(ref)
                 except RayTaskError:
                     raise
                 except RayError:
                     if attempt >= MAX_ATTEMPTS:
                         raise
                     submit(batch, attempt + 1)
+                    stats.resubmitted += 1
                     continue
                 sizer.observe(batch.cell_id, batch.games, seconds)
                 path = sink.write_batch(out, batch, table)
                 del table
-                written += batch.games
-                batches += 1
+                stats.games += batch.games
+                stats.batches += 1
+                stats.task_seconds += seconds
+                stats.task_cpu_seconds += cpu_seconds
+                stats.write_seconds += time.perf_counter() - t_fetch
                 if progress_bar is not None:
                     progress_bar.update(batch.games)
                 if on_written is not None:
                     on_written(
-                        Progress(games_already + written, games_already + total_missing, batches, path)
+                        Progress(
+                            games_already + stats.games, games_already + total_missing, stats.batches, path
+                        )
                     )
     finally:
         for ref in in_flight:
             with contextlib.suppress(Exception):
                 ray.cancel(ref, force=True)
-    return written
+    return stats

@@ -136,6 +136,11 @@ def new(study: Study, old: dict[str, Any] | None) -> dict[str, Any]:
         "compute_seconds": None,
         "games_done": (old or {}).get("games_done", 0),
         "games_planned": sum(c.games for c in study.cells),
+        "batches": 0,
+        "resubmitted": 0,
+        "task_seconds": 0.0,
+        "task_cpu_seconds": 0.0,
+        "write_seconds": 0.0,
         "layout": "data/cell=<id>/part-<start:012d>-<end:012d>.parquet, end exclusive, zstd",
         "host": platform.node(),
     }

@@ -91,6 +91,7 @@ def run_study(
     out.mkdir(parents=True, exist_ok=True)
     man = manifest.new(study, old)
     compute = 0.0
+    played = 0
     with ray_session(workers, address) as concurrency:
         scan = sink.scan(out, study)
         for path, why in scan.removed:
@@ -132,9 +133,14 @@ def run_study(
                 gaps = {c.id: missing_ranges(c.games, covered.get(c.id, [])) for c in study.cells}
                 state["base_done"] = base_done = man["games_done"]
                 t0 = time.perf_counter()
-                games = run_batches(study, out, gaps, concurrency, sizer, written, progress_bar=bar)
+                stats = run_batches(study, out, gaps, concurrency, sizer, written, progress_bar=bar)
                 compute += time.perf_counter() - t0
-                man["games_done"] = base_done + games
+                man["games_done"] = base_done + stats.games
+                played += stats.games
+                for key in ("task_seconds", "task_cpu_seconds", "write_seconds"):
+                    man[key] = round(man.get(key, 0.0) + getattr(stats, key), 3)
+                for key in ("batches", "resubmitted"):
+                    man[key] = man.get(key, 0) + getattr(stats, key)
                 man["study"] = study.to_dict()
                 man["games_planned"] = sum(c.games for c in study.cells)
                 manifest.write(out, man)
@@ -177,6 +183,7 @@ def run_study(
     man["finished"] = manifest.now()
     man["wall_seconds"] = round(time.perf_counter() - t_start, 3)
     man["compute_seconds"] = round(compute, 3)
-    man["games_per_second"] = round(man["games_done"] / compute, 1) if compute > 0 else None
+    man["games_played"] = played  # by this invocation (games_done counts the whole directory)
+    man["games_per_second"] = round(played / compute, 1) if compute > 0 else None
     manifest.write(out, man)
     return man
