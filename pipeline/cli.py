@@ -173,7 +173,7 @@ def write_report(run_dir: Path, reports_root: Path, quiet: bool = False) -> int:
 
 def cmd_run(args: argparse.Namespace) -> int:
     from . import manifest
-    from .runner import run_study
+    from .runner import DirectoryBusy, run_study
 
     try:
         study = study_mod.load_study(args.study, args.games)
@@ -199,7 +199,7 @@ def cmd_run(args: argparse.Namespace) -> int:
             precision=args.precision,
             max_games=args.max_games,
         )
-    except manifest.ManifestMismatch as exc:
+    except (manifest.ManifestMismatch, DirectoryBusy) as exc:
         return fail(str(exc))
     except KeyboardInterrupt:
         print("interrupted; run the same command again to continue", file=sys.stderr)

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -28,6 +30,26 @@ def prepare(study: Study, out: Path) -> tuple[Study, dict[str, Any] | None]:
     old = manifest.read(out)
     manifest.check_compatible(out, study, old)
     return manifest.merge_games(study, old), old
+
+
+class DirectoryBusy(ValueError):
+    """Another ``balancelab run`` is writing to the same directory."""
+
+
+@contextlib.contextmanager
+def exclusive(out: Path) -> Iterator[None]:
+    """Holds ``out/.lock`` for the run (released by the OS even if the process is killed)."""
+    with open(out / ".lock", "w") as fh:
+        try:
+            fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise DirectoryBusy(
+                f"{out}: another balancelab run is writing here; wait for it or stop it"
+            ) from None
+        try:
+            yield
+        finally:
+            fcntl.flock(fh, fcntl.LOCK_UN)
 
 
 def halfwidths(out: Path) -> dict[str, float] | None:
@@ -84,11 +106,46 @@ def run_study(
 ) -> dict[str, Any]:
     """Plays every missing game of ``study`` into ``out`` and returns the final manifest.
 
-    Raises :class:`manifest.ManifestMismatch` (before starting anything) if ``out`` holds another study.
+    Raises :class:`manifest.ManifestMismatch` (before starting anything) if ``out`` holds another study,
+    :class:`DirectoryBusy` if another run is writing to ``out``.
     """
     t_start = time.perf_counter()
-    study, old = prepare(study, out)
+    prepare(study, out)  # refuse another study before creating anything
     out.mkdir(parents=True, exist_ok=True)
+    with exclusive(out):
+        study, old = prepare(study, out)
+        return _run_locked(
+            study,
+            old,
+            out,
+            t_start,
+            workers,
+            address,
+            batch_games,
+            target_seconds,
+            progress,
+            quiet,
+            precision,
+            max_games,
+            on_written,
+        )
+
+
+def _run_locked(
+    study: Study,
+    old: dict[str, Any] | None,
+    out: Path,
+    t_start: float,
+    workers: int | None,
+    address: str | None,
+    batch_games: int | None,
+    target_seconds: float,
+    progress: bool,
+    quiet: bool,
+    precision: float | None,
+    max_games: int | None,
+    on_written: Callable[[Progress], None] | None,
+) -> dict[str, Any]:
     man = manifest.new(study, old)
     compute = 0.0
     played = 0

@@ -184,3 +184,17 @@ def test_precision_rounds_until_every_cell_is_narrow_enough(write_study, tmp_pat
     table = read_run(out)
     assert table.num_rows == 2 * sum(c["games"] for c in man["study"]["cells"])
     assert len(man["precision_rounds"]) == len(calls)
+
+
+def test_a_directory_being_written_by_another_run_is_refused(write_study, tmp_path):
+    from pipeline.runner import DirectoryBusy, exclusive
+
+    path = write_study(games=10)
+    out = tmp_path / "run"
+    out.mkdir()
+    with exclusive(out):
+        with pytest.raises(DirectoryBusy, match="another balancelab run"):
+            run_study(load_study(str(path)), out, workers=2, progress=False, quiet=True)
+    assert not (out / "data").exists()
+    man = run_study(load_study(str(path)), out, workers=2, progress=False, quiet=True)
+    assert man["games_done"] == 20
