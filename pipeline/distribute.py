@@ -31,7 +31,6 @@ LOCAL_ENV = {
     "RAY_worker_niceness": "0",
 }
 MAX_ATTEMPTS = 6
-FIRST_BATCH_GAMES = 16
 
 
 def play_batch(
@@ -156,7 +155,6 @@ def run_batches(
     in_flight: dict[Any, tuple[Batch, int]] = {}
     max_in_flight = max(2, 2 * concurrency)
     stats = Stats()
-    seen_first: set[str] = set()
 
     def submit(batch: Batch, attempt: int) -> None:
         cell = cells[batch.cell_id]
@@ -171,13 +169,8 @@ def run_batches(
                 cell = work.next_cell()
                 if cell is None:
                     break
-                if cell.id not in seen_first and sizer.fixed_games is None:
-                    size = max(sizer.unit(cell), -(-FIRST_BATCH_GAMES // sizer.unit(cell)) * sizer.unit(cell))
-                    seen_first.add(cell.id)
-                else:
-                    size = sizer.size(
-                        cell, work.remaining() + sum(b.games for b, _ in in_flight.values()), concurrency
-                    )
+                in_flight_games = sum(b.games for b, _ in in_flight.values())
+                size = sizer.size(cell, work.remaining() + in_flight_games, concurrency)
                 submit(work.take(cell, size), 1)
             ready, _ = ray.wait(list(in_flight), num_returns=1)
             for ref in ready:

@@ -50,11 +50,13 @@ class BatchSizer:
         target_seconds: float = 2.0,
         fixed_games: int | None = None,
         max_games: int = 1_000_000,
+        first_games: int = 16,
     ) -> None:
         self.study = study
         self.target_seconds = target_seconds
         self.fixed_games = fixed_games
         self.max_games = max_games
+        self.first_games = first_games  # until a cell's speed has been measured
         self.rates: dict[str, float] = {}
 
     def unit(self, cell: Cell) -> int:
@@ -76,7 +78,7 @@ class BatchSizer:
         else:
             rate = self.rates.get(cell.id)
             if rate is None:
-                games = unit
+                games = self.first_games
             else:
                 games = int(rate * self.target_seconds)
                 if remaining_total and concurrency:
