@@ -77,7 +77,8 @@ def ray_session(workers: int | None, address: str | None) -> Iterator[int]:
     else:
         for key, value in LOCAL_ENV.items():
             os.environ.setdefault(key, value)
-        ray.init(num_cpus=workers or os.cpu_count() or 1, include_dashboard=False, **quiet)
+        # "local": always a private instance, even if a `ray start` cluster runs on this machine
+        ray.init(address="local", num_cpus=workers or os.cpu_count() or 1, include_dashboard=False, **quiet)
     try:
         yield workers or max(1, int(ray.cluster_resources().get("CPU", 1)))
     finally:

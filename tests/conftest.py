@@ -21,7 +21,9 @@ def ray_local() -> Iterator[None]:
 
     if ray.is_initialized():
         ray.shutdown()
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, logging_level=logging.ERROR)
+    ray.init(
+        address="local", num_cpus=2, include_dashboard=False, log_to_driver=False, logging_level=logging.ERROR
+    )
     try:
         yield
     finally:
