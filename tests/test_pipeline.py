@@ -198,3 +198,24 @@ def test_a_directory_being_written_by_another_run_is_refused(write_study, tmp_pa
     assert not (out / "data").exists()
     man = run_study(load_study(str(path)), out, workers=2, progress=False, quiet=True)
     assert man["games_done"] == 20
+
+
+def test_cli_report_calls_the_analysis_report(tmp_path, monkeypatch, capsys):
+    calls = []
+
+    def write_report(run_dir, reports_root):
+        calls.append((run_dir, reports_root))
+        return reports_root / "x" / "index.html"
+
+    fake = types.ModuleType("analysis.report")
+    fake.write_report = write_report
+    monkeypatch.setitem(sys.modules, "analysis.report", fake)
+    assert cli.main(["report", str(tmp_path)]) == 2  # not a run directory
+    assert "manifest.json" in capsys.readouterr().err
+    (tmp_path / "manifest.json").write_text("{}")
+    assert cli.main(["report", str(tmp_path), "--reports", str(tmp_path / "r")]) == 0
+    assert calls == [(tmp_path, tmp_path / "r")]
+    assert "index.html" in capsys.readouterr().out
+    monkeypatch.setitem(sys.modules, "analysis.report", None)
+    assert cli.main(["report", str(tmp_path)]) == 0
+    assert "no report written" in capsys.readouterr().err
