@@ -62,6 +62,16 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// of `self` (only on their public multiset/count).
     fn determinize(&self, observer: usize, rng: &mut Rng) -> Self;
 
+    /// The `greedy` agent's one-ply evaluation of an action for the player to act
+    /// (higher is better). It may read only what that player knows.
+    fn greedy_value(&self, action: &Self::Action) -> f64;
+
+    /// [`Game::greedy_value`] of every action of one decision, appended to `out` (a game
+    /// may share work between them).
+    fn greedy_values(&self, actions: &[Self::Action], out: &mut Vec<f64>) {
+        out.extend(actions.iter().map(|a| self.greedy_value(a)));
+    }
+
     /// A JSON description of an action (for replays).
     fn action_json(&self, action: &Self::Action) -> Value;
     /// Starts recording rule events (setup, scorings, reshuffles...) for replays.
@@ -91,6 +101,14 @@ impl<'a, G: Game> View<'a, G> {
     }
     pub fn legal_actions(&self, kind: Option<u32>, out: &mut Vec<G::Action>) {
         self.state.legal_actions(kind, out)
+    }
+    /// The game's greedy evaluation of `action` for the acting player.
+    pub fn greedy_value(&self, action: &G::Action) -> f64 {
+        self.state.greedy_value(action)
+    }
+    /// The game's greedy evaluation of several actions of this decision.
+    pub fn greedy_values(&self, actions: &[G::Action], out: &mut Vec<f64>) {
+        self.state.greedy_values(actions, out)
     }
     /// A full state consistent with the acting player's information.
     pub fn determinize(&self, rng: &mut Rng) -> G {

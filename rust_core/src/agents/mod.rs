@@ -1,6 +1,8 @@
 //! Agents: generic over [`Game`], configured by spec strings `name` or
 //! `name:key=value,key=value`, recorded verbatim in the output.
 
+pub mod greedy;
+pub mod mcts;
 pub mod random;
 
 use crate::error::{Error, Result};
@@ -8,7 +10,7 @@ use crate::game::{Game, View};
 use crate::rng::Rng;
 
 /// Names of the available agents.
-pub const AGENTS: &[&str] = &["random"];
+pub const AGENTS: &[&str] = &["random", "greedy", "mcts"];
 
 /// Chooses actions; sees the game only through a [`View`].
 pub trait Agent<G: Game>: Send {
@@ -48,12 +50,16 @@ impl AgentSpec {
         }
         let parsed = AgentSpec { spec: spec.to_string(), name: name.to_string(), params };
         parsed.check_params()?;
+        if parsed.name == "mcts" {
+            parsed.mcts_config()?;
+        }
         Ok(parsed)
     }
 
     /// Allowed parameter names per agent.
     fn allowed_params(&self) -> &'static [&'static str] {
         match self.name.as_str() {
+            "mcts" => &["iters", "c", "rollout"],
             _ => &[],
         }
     }
@@ -72,10 +78,49 @@ impl AgentSpec {
         Ok(())
     }
 
+    fn bad(&self, message: String) -> Error {
+        Error::BadAgentParam { spec: self.spec.clone(), message }
+    }
+
+    /// The MCTS settings: `iters` (1..=1000000, default 1000), `c` (0..=100, default
+    /// 0.7), `rollout` (`random` | `greedy`, default random).
+    pub fn mcts_config(&self) -> Result<mcts::MctsConfig> {
+        let mut cfg = mcts::MctsConfig::default();
+        for (k, v) in &self.params {
+            match k.as_str() {
+                "iters" => {
+                    cfg.iters = v
+                        .parse()
+                        .ok()
+                        .filter(|i| (1..=1_000_000).contains(i))
+                        .ok_or_else(|| self.bad(format!("iters={v}: allowed an integer 1..=1000000")))?
+                }
+                "c" => {
+                    cfg.c = v
+                        .parse()
+                        .ok()
+                        .filter(|c: &f64| (0.0..=100.0).contains(c))
+                        .ok_or_else(|| self.bad(format!("c={v}: allowed a number 0..=100")))?
+                }
+                "rollout" => {
+                    cfg.rollout = match v.as_str() {
+                        "random" => mcts::Rollout::Random,
+                        "greedy" => mcts::Rollout::Greedy,
+                        _ => return Err(self.bad(format!("rollout={v}: allowed random, greedy"))),
+                    }
+                }
+                _ => unreachable!("checked by check_params"),
+            }
+        }
+        Ok(cfg)
+    }
+
     /// Builds the agent for game `G`.
     pub fn build<G: Game>(&self) -> Result<Box<dyn Agent<G>>> {
         match self.name.as_str() {
             "random" => Ok(Box::new(random::RandomAgent::default())),
+            "greedy" => Ok(Box::new(greedy::GreedyAgent::default())),
+            "mcts" => Ok(Box::new(mcts::MctsAgent::new(self.mcts_config()?))),
             other => unreachable!("agent {other} passed validation"),
         }
     }

@@ -3,8 +3,9 @@
 //!
 //! Coordinates in the public API are relative to the fountain at (0, 0), x to the east,
 //! y to the **south**. Internally the city lives on a fixed 64 × 64 grid (no allocation);
-//! it is shifted when a tile would land on the grid's border. A city holds at most 55
-//! tiles, so its bounding box plus a one-square margin always fits.
+//! it is shifted when a tile would land within 3 squares of the grid's border. A city
+//! holds at most 55 squares (54 tiles and the fountain), so its bounding box plus that
+//! margin on every side always fits.
 
 use super::data::{Tile, E, FOUNTAIN, N, N_KINDS, N_TILES, S, TILES, W};
 
@@ -66,6 +67,98 @@ pub struct City {
     pub tiles: u64,
     pos: [u16; N_TILES],
     pub kind_counts: [u8; N_KINDS],
+    /// City tiles that may move to the reserve (kept up to date on every change).
+    removable: u64,
+    /// Empty squares next to the city (kept up to date on every change).
+    spots: [Spot; MAX_SPOTS],
+    n_spots: u8,
+    /// The hole rule of the game: its flag is precomputed per frontier square, the
+    /// other rule's is computed on demand.
+    rule: HoleRule,
+    /// Built by the engine through legal moves (not from an arbitrary layout).
+    trusted: bool,
+}
+
+/// Grid index steps to the neighbours N, E, S, W, the sides they touch and the sides
+/// facing back; wall bits by cell value (255 = empty has none).
+const STEP: [isize; 4] = [-(G as isize), 1, G as isize, -1];
+const SIDE: [u8; 4] = [N, E, S, W];
+const FACING: [u8; 4] = [S, W, N, E];
+/// The 8 surrounding squares clockwise from north (see `RING_OK`).
+const RING_STEP: [isize; 8] = [
+    -(G as isize), -(G as isize) + 1, 1, G as isize + 1, G as isize, G as isize - 1, -1, -(G as isize) - 1,
+];
+/// Squares within two orthogonal steps.
+const DIAMOND: [(i32, i32); 13] = [
+    (0, -2), (-1, -1), (0, -1), (1, -1), (-2, 0), (-1, 0), (0, 0), (1, 0), (2, 0), (-1, 1), (0, 1), (1, 1), (0, 2),
+];
+const WALLS: [u8; 256] = {
+    let mut w = [0u8; 256];
+    let mut i = 0;
+    while i <= N_TILES {
+        w[i] = TILES[i].walls;
+        i += 1;
+    }
+    w
+};
+
+/// `RING_OK[m]`: the empty squares of ring mask `m` (bit i = i-th square clockwise
+/// from north; even bits are orthogonal neighbours) form at most one run holding an
+/// orthogonal neighbour.
+const RING_OK: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut m = 0;
+    while m < 256 {
+        let mut runs = 0;
+        if m == 255 {
+            runs = 1;
+        } else {
+            // Start just after an occupied square and walk once around the ring.
+            let mut start = 0;
+            while m >> start & 1 == 1 {
+                start += 1;
+            }
+            let mut k = 1;
+            let mut in_run = false;
+            let mut orth = false;
+            while k <= 8 {
+                let i = (start + k) % 8;
+                if m >> i & 1 == 1 {
+                    in_run = true;
+                    orth |= i % 2 == 0;
+                } else if in_run {
+                    if orth {
+                        runs += 1;
+                    }
+                    in_run = false;
+                    orth = false;
+                }
+                k += 1;
+            }
+        }
+        table[m] = runs <= 1;
+        m += 1;
+    }
+    table
+};
+
+/// At most 55 tiles with 4 sides each border an empty square.
+const MAX_SPOTS: usize = 4 * (N_TILES + 1);
+const OK_AREA: u8 = 1;
+const OK_CELL: u8 = 2;
+const MAYBE_AREA: u8 = 4;
+const MAYBE_CELL: u8 = 8;
+
+/// An empty square next to the city: the sides that touch tiles (`occ`) and those of
+/// them where the neighbour has a wall (`req`); a tile fits when its walls on the `occ`
+/// sides equal `req` and it has an open side among them.
+#[derive(Debug, Clone, Copy, Default)]
+struct Spot {
+    x: i8,
+    y: i8,
+    occ: u8,
+    req: u8,
+    ok: u8,
 }
 
 impl Default for City {
@@ -82,6 +175,11 @@ impl std::fmt::Debug for City {
 
 impl City {
     pub fn new() -> Self {
+        Self::with_rule(HoleRule::Area)
+    }
+
+    /// An empty city (only the fountain) of a game played with hole rule `rule`.
+    pub fn with_rule(rule: HoleRule) -> Self {
         let c = (G / 2) as i32;
         let mut city = City {
             cells: [EMPTY; G * G],
@@ -94,15 +192,29 @@ impl City {
             tiles: 0,
             pos: [NOWHERE; N_TILES],
             kind_counts: [0; N_KINDS],
+            removable: 0,
+            spots: [Spot::default(); MAX_SPOTS],
+            n_spots: 0,
+            rule,
+            trusted: true,
         };
         city.cells[c as usize * G + c as usize] = FOUNTAIN;
+        city.update_spots();
         city
     }
 
     /// Builds a city from `(x, y, tile_id)` entries without judging legality; errors on
     /// unknown ids, duplicates, the fountain square, or a city too wide for the grid.
     pub fn from_layout(layout: &[(i32, i32, u8)]) -> Result<City, String> {
+        let span = |f: fn(&(i32, i32, u8)) -> i32| {
+            let (lo, hi) = layout.iter().map(f).fold((0, 0), |(lo, hi), v| (lo.min(v), hi.max(v)));
+            hi - lo + 1
+        };
+        if span(|t| t.0) > 55 || span(|t| t.1) > 55 {
+            return Err("the city spans more than 55 squares".into());
+        }
         let mut city = City::new();
+        city.trusted = false;
         for &(x, y, id) in layout {
             if id as usize >= N_TILES {
                 return Err(format!("tile id {id} out of range 0..=53"));
@@ -113,7 +225,7 @@ impl City {
             if (x, y) == (0, 0) {
                 return Err("square (0, 0) holds the fountain".into());
             }
-            if x.abs() > 55 || y.abs() > 55 {
+            if x.abs() > 54 || y.abs() > 54 {
                 return Err(format!("square ({x}, {y}) is too far from the fountain"));
             }
             if city.at(x, y) != EMPTY {
@@ -175,8 +287,16 @@ impl City {
 
     /// Places a tile without checks (the caller has checked legality).
     pub fn put(&mut self, id: u8, x: i32, y: i32) {
+        let (gx, gy) = self.put_raw(id, x, y);
+        self.update_removable();
+        self.refresh_spots_near(gx, gy);
+    }
+
+    /// Places a tile, updating the grid but not the move caches (for evaluation copies:
+    /// enough for walls and counts). Returns the grid square.
+    fn put_raw(&mut self, id: u8, x: i32, y: i32) -> (i32, i32) {
         let (mut gx, mut gy) = (x + self.ox, y + self.oy);
-        if gx < 1 || gy < 1 || gx > G as i32 - 2 || gy > G as i32 - 2 {
+        if gx < 3 || gy < 3 || gx > G as i32 - 4 || gy > G as i32 - 4 {
             self.recentre(gx, gy);
             gx = x + self.ox;
             gy = y + self.oy;
@@ -189,10 +309,55 @@ impl City {
         self.x1 = self.x1.max(gx);
         self.y0 = self.y0.min(gy);
         self.y1 = self.y1.max(gy);
+        (gx, gy)
+    }
+
+    /// Longest wall after placing `tile` at public `(x, y)` (no checks).
+    pub fn wall_with(&self, tile: u8, x: i32, y: i32, rule: WallRule) -> u32 {
+        self.wall_overlay(rule, Some((x, y, tile)), None)
+    }
+
+    /// Change in the number of outer wall segments (sides with a wall facing an empty
+    /// square) when the tile at public `(x, y)` (`old`, or none) is replaced by `new`
+    /// (or none). A local, O(1) proxy for the change of the longest wall.
+    pub fn segment_delta(&self, x: i32, y: i32, old: Option<u8>, new: Option<u8>) -> i32 {
+        let (gx, gy) = (x + self.ox, y + self.oy);
+        let walls = |t: Option<u8>| t.map_or(0, |t| TILES[t as usize].walls);
+        let mut delta = 0;
+        for (dx, dy, side, facing) in DIRS {
+            match self.walls_at(gx + dx, gy + dy) {
+                // An empty neighbour: our own wall on that side is outer.
+                None => delta += i32::from(walls(new) & side != 0) - i32::from(walls(old) & side != 0),
+                // A tile neighbour: its wall facing us is outer only if the square is empty.
+                Some(nw) if nw & facing != 0 => {
+                    delta += i32::from(new.is_none()) - i32::from(old.is_none());
+                }
+                Some(_) => {}
+            }
+        }
+        delta
+    }
+
+    /// Longest wall after taking `tile` out (no checks).
+    pub fn wall_without(&self, tile: u8, rule: WallRule) -> u32 {
+        self.wall_overlay(rule, None, Some(tile))
+    }
+
+    /// Longest wall after `new` replaces `old` (no checks).
+    pub fn wall_swapped(&self, old: u8, new: u8, rule: WallRule) -> u32 {
+        let (x, y) = self.coords(old);
+        self.wall_overlay(rule, Some((x, y, new)), Some(old))
     }
 
     /// Takes a tile out without checks.
     pub fn take(&mut self, id: u8) {
+        let (gx, gy) = self.take_raw(id);
+        self.update_removable();
+        self.refresh_spots_near(gx, gy);
+    }
+
+    /// Takes a tile out, updating the grid but not the move caches; returns its square.
+    fn take_raw(&mut self, id: u8) -> (i32, i32) {
         let p = self.pos[id as usize] as usize;
         self.cells[p] = EMPTY;
         self.pos[id as usize] = NOWHERE;
@@ -209,6 +374,7 @@ impl City {
             y1 = y1.max(gy);
         }
         (self.x0, self.x1, self.y0, self.y1) = (x0, x1, y0, y1);
+        (p as i32 % G as i32, p as i32 / G as i32)
     }
 
     /// Shifts the whole city so that the bounding box extended by grid square
@@ -310,16 +476,11 @@ impl City {
     }
 
     /// Whether every tile is reachable from the fountain through open sides, with
-    /// `skip` treated as empty and `swap` = (grid square, tile) replacing a square.
-    fn all_reachable(&self, skip: Option<(i32, i32)>, swap: Option<(i32, i32, u8)>) -> bool {
+    /// `skip` treated as empty.
+    fn all_reachable(&self, skip: Option<(i32, i32)>) -> bool {
         let walls = |x: i32, y: i32| -> Option<u8> {
             if skip == Some((x, y)) {
                 return None;
-            }
-            if let Some((sx, sy, t)) = swap {
-                if (sx, sy) == (x, y) {
-                    return Some(TILES[t as usize].walls);
-                }
             }
             self.walls_at(x, y)
         };
@@ -404,32 +565,7 @@ impl City {
                 None
             }
             HoleRule::Area => {
-                // Ring of the 8 surrounding squares in cyclic order: consecutive squares
-                // share a side. If the empty orthogonal neighbours lie in one run of empty
-                // ring squares they stay connected to each other, hence to the outside.
-                const RING: [(i32, i32); 8] = [(0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1)];
-                let e: [bool; 8] = std::array::from_fn(|i| empty(gx + RING[i].0, gy + RING[i].1));
-                let mut runs = 0;
-                let start = match (0..8).find(|&i| !e[i]) {
-                    None => return None,
-                    Some(s) => s,
-                };
-                let mut i = start + 1;
-                let mut in_run = false;
-                let mut run_has_orth = false;
-                for _ in 0..8 {
-                    let k = i % 8;
-                    if e[k] {
-                        in_run = true;
-                        run_has_orth |= k % 2 == 0;
-                    } else if in_run {
-                        runs += usize::from(run_has_orth);
-                        in_run = false;
-                        run_has_orth = false;
-                    }
-                    i += 1;
-                }
-                if runs <= 1 {
+                if self.ring_ok(gx, gy) {
                     return None;
                 }
                 let out = self.outside(Some((gx, gy)));
@@ -444,61 +580,218 @@ impl City {
         }
     }
 
-    /// Appends every public square where `tile` may legally be placed.
-    pub fn legal_squares(&self, tile: u8, hole: HoleRule, out: &mut Vec<(i8, i8)>) {
-        let t = TILES[tile as usize];
-        for gy in self.y0 - 1..=self.y1 + 1 {
-            for gx in self.x0 - 1..=self.x1 + 1 {
-                if self.cell(gx, gy) == EMPTY
-                    && self.fit_error(t, gx, gy).is_none()
-                    && self.hole_error(gx, gy, hole).is_none()
-                {
-                    out.push(((gx - self.ox) as i8, (gy - self.oy) as i8));
-                }
+    /// A sufficient local test that filling `(gx, gy)` encloses nothing: the empty
+    /// squares among its 8 surrounding ones (in cyclic order, consecutive ones share a
+    /// side) form at most one run that holds an orthogonal neighbour. Then all empty
+    /// neighbours stay connected to each other, hence to the outside.
+    #[inline]
+    fn ring_ok(&self, gx: i32, gy: i32) -> bool {
+        const RING: [(i32, i32); 8] = [(0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1)];
+        let mut mask = 0usize;
+        for (i, (dx, dy)) in RING.iter().enumerate() {
+            if self.cell(gx + dx, gy + dy) == EMPTY {
+                mask |= 1 << i;
             }
         }
+        RING_OK[mask]
+    }
+
+    /// Appends every public square where `tile` may legally be placed.
+    pub fn legal_squares(&self, tile: u8, hole: HoleRule, out: &mut Vec<(i8, i8)>) {
+        out.extend(self.squares_for(tile, hole));
+    }
+
+    /// The public squares where `tile` may legally be placed.
+    #[inline]
+    pub fn squares_for(&self, tile: u8, hole: HoleRule) -> impl Iterator<Item = (i8, i8)> + '_ {
+        let walls = TILES[tile as usize].walls;
+        self.spots[..self.n_spots as usize]
+            .iter()
+            .filter(move |s| {
+                let (sure, maybe) = match hole {
+                    HoleRule::Area => (OK_AREA, MAYBE_AREA),
+                    HoleRule::Cell => (OK_CELL, MAYBE_CELL),
+                };
+                walls & s.occ == s.req
+                    && s.occ & !walls != 0
+                    && (s.ok & sure != 0
+                        || (s.ok & maybe != 0
+                            && self.hole_error(s.x as i32 + self.ox, s.y as i32 + self.oy, hole).is_none()))
+            })
+            .map(|s| (s.x, s.y))
     }
 
     /// Whether `tile` has at least one legal square.
     pub fn has_legal_square(&self, tile: u8, hole: HoleRule) -> bool {
-        let t = TILES[tile as usize];
+        self.squares_for(tile, hole).next().is_some()
+    }
+
+    /// Recomputes the frontier: every empty square next to the city, with the sides a
+    /// tile must match there and whether filling it would make a hole under each rule.
+    fn update_spots(&mut self) {
+        self.n_spots = 0;
         for gy in self.y0 - 1..=self.y1 + 1 {
             for gx in self.x0 - 1..=self.x1 + 1 {
-                if self.cell(gx, gy) == EMPTY
-                    && self.fit_error(t, gx, gy).is_none()
-                    && self.hole_error(gx, gy, hole).is_none()
-                {
-                    return true;
+                if let Some(spot) = self.spot_at(gx, gy) {
+                    self.spots[self.n_spots as usize] = spot;
+                    self.n_spots += 1;
                 }
             }
         }
-        false
+    }
+
+    /// Updates the frontier after grid square `(gx, gy)` changed: only squares within
+    /// two orthogonal steps can change (sides and the ring test read the 8 surrounding
+    /// squares, the `cell` hole test the neighbours' neighbours).
+    fn refresh_spots_near(&mut self, gx: i32, gy: i32) {
+        let (ox, oy) = (self.ox, self.oy);
+        let near = |s: &Spot| (s.x as i32 + ox - gx).abs() + (s.y as i32 + oy - gy).abs() <= 2;
+        let mut i = 0;
+        while i < self.n_spots as usize {
+            if near(&self.spots[i]) {
+                self.n_spots -= 1;
+                self.spots[i] = self.spots[self.n_spots as usize];
+            } else {
+                i += 1;
+            }
+        }
+        for (dx, dy) in DIAMOND {
+            if let Some(spot) = self.spot_at(gx + dx, gy + dy) {
+                self.spots[self.n_spots as usize] = spot;
+                self.n_spots += 1;
+            }
+        }
+    }
+
+    /// The frontier entry of grid square `(gx, gy)`, if it is empty and touches the city.
+    /// Index arithmetic on the grid: tiles keep a margin of 3 squares to the grid's
+    /// border (see `put`), so every square read here exists.
+    #[inline]
+    fn spot_at(&self, gx: i32, gy: i32) -> Option<Spot> {
+        let i = gy as usize * G + gx as usize;
+        if self.cells[i] != EMPTY {
+            return None;
+        }
+        let at = |j: usize, d: isize| self.cells[(j as isize + d) as usize];
+        let (mut occ, mut req) = (0u8, 0u8);
+        for d in 0..4 {
+            let v = at(i, STEP[d]);
+            if v != EMPTY {
+                occ |= SIDE[d];
+                if WALLS[v as usize] & FACING[d] != 0 {
+                    req |= SIDE[d];
+                }
+            }
+        }
+        if occ == 0 {
+            return None;
+        }
+        // Under `area` the flood fill is left for the squares where a tile fits and the
+        // local test is not enough (see `squares_for`); so is the other rule's test.
+        let ok = match self.rule {
+            HoleRule::Area => {
+                let mut ring = 0usize;
+                for (k, d) in RING_STEP.iter().enumerate() {
+                    if at(i, *d) == EMPTY {
+                        ring |= 1 << k;
+                    }
+                }
+                MAYBE_CELL | if RING_OK[ring] { OK_AREA } else { MAYBE_AREA }
+            }
+            HoleRule::Cell => {
+                // No empty orthogonal neighbour may end up with tiles on all four sides.
+                let pocket = (0..4).any(|d| {
+                    let n = (i as isize + STEP[d]) as usize;
+                    self.cells[n] == EMPTY
+                        && STEP.iter().all(|&e| (n as isize + e) as usize == i || at(n, e) != EMPTY)
+                });
+                MAYBE_AREA | if pocket { 0 } else { OK_CELL }
+            }
+        };
+        Some(Spot { x: (gx - self.ox) as i8, y: (gy - self.oy) as i8, occ, req, ok })
     }
 
     /// Whether city tile `id` may be moved to the reserve: the rest stays reachable
     /// and the freed square is not a hole.
+    #[inline]
     pub fn can_remove(&self, id: u8) -> bool {
-        let p = self.pos[id as usize] as i32;
-        let (gx, gy) = (p % G as i32, p / G as i32);
-        // The freed square must touch an empty square (in a legal city that square is
-        // outside under `area`; under `cell` it may join a pocket of two or more).
-        let touches_empty = DIRS.iter().any(|(dx, dy, _, _)| self.cell(gx + dx, gy + dy) == EMPTY);
-        touches_empty && self.all_reachable(Some((gx, gy)), None)
+        self.removable >> id & 1 == 1
     }
 
-    /// Whether reserve tile `new` may replace city tile `old` on its square.
+    /// Tiles that may move to the reserve (bit per id).
+    pub fn removable(&self) -> u64 {
+        self.removable
+    }
+
+    /// Recomputes the removable tiles: those that touch an empty square and are not
+    /// articulation points of the graph of open links (Tarjan's low-link, one DFS from
+    /// the fountain).
+    fn update_removable(&mut self) {
+        let mut disc = [0u8; N_TILES + 1];
+        let mut low = [0u8; N_TILES + 1];
+        let mut cut = 0u64;
+        let mut time = 0u8;
+        self.low_link(FOUNTAIN, u8::MAX, &mut disc, &mut low, &mut time, &mut cut);
+        let mut removable = 0;
+        for id in self.iter_tiles() {
+            if cut >> id & 1 == 1 || disc[id as usize] == 0 {
+                continue;
+            }
+            let p = self.pos[id as usize] as i32;
+            let (gx, gy) = (p % G as i32, p / G as i32);
+            // The freed square must touch an empty square (in a legal city that square is
+            // outside under `area`; under `cell` it may join a pocket of two or more).
+            if DIRS.iter().any(|(dx, dy, _, _)| self.cell(gx + dx, gy + dy) == EMPTY) {
+                removable |= 1 << id;
+            }
+        }
+        self.removable = removable;
+    }
+
+    /// Grid position of a tile id or the fountain.
+    fn grid_pos(&self, id: u8) -> (i32, i32) {
+        if id == FOUNTAIN {
+            (self.ox, self.oy)
+        } else {
+            let p = self.pos[id as usize] as i32;
+            (p % G as i32, p / G as i32)
+        }
+    }
+
+    fn low_link(&self, u: u8, parent: u8, disc: &mut [u8; 55], low: &mut [u8; 55], time: &mut u8, cut: &mut u64) {
+        *time += 1;
+        disc[u as usize] = *time;
+        low[u as usize] = *time;
+        let (x, y) = self.grid_pos(u);
+        let walls = TILES[u as usize].walls;
+        for (dx, dy, side, facing) in DIRS {
+            let v = self.cell(x + dx, y + dy);
+            if v == EMPTY || walls & side != 0 || TILES[v as usize].walls & facing != 0 {
+                continue;
+            }
+            if disc[v as usize] == 0 {
+                self.low_link(v, u, disc, low, time, cut);
+                low[u as usize] = low[u as usize].min(low[v as usize]);
+                if u != FOUNTAIN && low[v as usize] >= disc[u as usize] {
+                    *cut |= 1 << u;
+                }
+            } else if v != parent {
+                low[u as usize] = low[u as usize].min(disc[v as usize]);
+            }
+        }
+    }
+
+    /// Whether reserve tile `new` may replace city tile `old` on its square. In a legal
+    /// city the old tile matches all its neighbours, so a new tile that matches them too
+    /// has exactly the same open links: reachability and holes cannot change.
     pub fn can_swap(&self, old: u8, new: u8) -> bool {
         let p = self.pos[old as usize] as i32;
         let (gx, gy) = (p % G as i32, p / G as i32);
         let t = TILES[new as usize];
-        for (dx, dy, side, facing) in DIRS {
-            if let Some(nw) = self.walls_at(gx + dx, gy + dy) {
-                if (t.walls & side != 0) != (nw & facing != 0) {
-                    return false;
-                }
-            }
-        }
-        self.all_reachable(None, Some((gx, gy, new)))
+        DIRS.iter().all(|&(dx, dy, side, facing)| match self.walls_at(gx + dx, gy + dy) {
+            Some(nw) => (t.walls & side != 0) == (nw & facing != 0),
+            None => true,
+        })
     }
 
     /// Replaces city tile `old` by `new` on the same square (no checks).
@@ -522,7 +815,7 @@ impl City {
                 }
             }
         }
-        if !self.all_reachable(None, None) {
+        if !self.all_reachable(None) {
             return Err("not every tile is reachable from the fountain".into());
         }
         match hole {
@@ -559,33 +852,134 @@ impl City {
         Ok(())
     }
 
+    /// Checks the incrementally kept caches (frontier squares, removable tiles) against
+    /// a recomputation from scratch (used by the invariant tests).
+    pub fn check_caches(&self, hole: HoleRule) -> Result<(), String> {
+        let key = |c: &City| {
+            let mut v: Vec<(i8, i8, u8, u8, u8)> =
+                c.spots[..c.n_spots as usize].iter().map(|s| (s.x, s.y, s.occ, s.req, s.ok)).collect();
+            v.sort_unstable();
+            v
+        };
+        let mut fresh = self.clone();
+        fresh.update_spots();
+        fresh.trusted = false;
+        for rule in [WallRule::Trail, WallRule::SimplePath] {
+            if fresh.longest_wall(rule) != self.longest_wall(rule) {
+                return Err(format!("{rule:?} wall without flood fill differs"));
+            }
+        }
+        if key(self) != key(&fresh) {
+            return Err(format!("frontier cache differs: {:?} vs {:?}", key(self), key(&fresh)));
+        }
+        for id in self.iter_tiles() {
+            let mut without = self.clone();
+            without.take(id);
+            if without.longest_wall(WallRule::Trail) != self.wall_without(id, WallRule::Trail) {
+                return Err(format!("wall overlay without tile {id} differs"));
+            }
+            let legal = without.validate(hole).is_ok();
+            if legal != self.can_remove(id) {
+                return Err(format!("tile {id}: removable cache says {}, rules say {legal}", self.can_remove(id)));
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether placing `tile` at public `(x, y)` can change the outer walls: it has a
+    /// wall, a neighbour has a wall facing the square, or (under `cell`) it may close a
+    /// pocket. Otherwise a legal placement leaves the outer wall segments as they are.
+    pub fn placement_changes_walls(&self, tile: u8, x: i32, y: i32) -> bool {
+        let (gx, gy) = (x + self.ox, y + self.oy);
+        self.rule == HoleRule::Cell
+            || TILES[tile as usize].walls != 0
+            || DIRS.iter().any(|&(dx, dy, _, facing)| self.walls_at(gx + dx, gy + dy).is_some_and(|w| w & facing != 0))
+    }
+
     /// Length of the longest continuous outer wall: wall sides facing an empty square
     /// connected to the outside, joined at shared corners.
     pub fn longest_wall(&self, rule: WallRule) -> u32 {
-        let out = self.outside(None);
-        // Corners are numbered (cy * (G + 1) + cx); segments are corner pairs.
+        self.wall_overlay(rule, None, None)
+    }
+
+    /// Longest wall with tile `add = (public x, y, id)` placed and/or tile `remove` taken
+    /// out, without changing the city (no checks).
+    pub fn wall_overlay(&self, rule: WallRule, add: Option<(i32, i32, u8)>, remove: Option<u8>) -> u32 {
+        // A city built by legal moves under `area` has no enclosed empty square: every
+        // empty square is outside and no flood fill is needed. Otherwise work on a copy.
+        if !(self.trusted && self.rule == HoleRule::Area) {
+            if add.is_none() && remove.is_none() {
+                return self.walls_flooded(rule);
+            }
+            let mut c = self.clone();
+            if let Some(r) = remove {
+                c.take_raw(r);
+            }
+            if let Some((x, y, id)) = add {
+                c.put_raw(id, x, y);
+            }
+            return c.walls_flooded(rule);
+        }
+        let add_at = add.map(|(x, y, id)| (x + self.ox, y + self.oy, id));
+        let removed_at = remove.map(|r| {
+            let p = self.pos[r as usize] as i32;
+            (p % G as i32, p / G as i32)
+        });
+        let empty = |x: i32, y: i32| {
+            if add_at.is_some_and(|(ax, ay, _)| (ax, ay) == (x, y)) {
+                false
+            } else {
+                removed_at == Some((x, y)) || self.cell(x, y) == EMPTY
+            }
+        };
         let mut edges = [(0u16, 0u16); 96];
         let mut n_edges = 0;
-        let corner = |cx: i32, cy: i32| (cy * (G as i32 + 1) + cx) as u16;
-        for id in self.iter_tiles() {
-            let p = self.pos[id as usize] as i32;
-            let (gx, gy) = (p % G as i32, p / G as i32);
-            let w = TILES[id as usize].walls;
-            for (dx, dy, side, _) in DIRS {
-                if w & side == 0 || !out.has(gx + dx, gy + dy) {
-                    continue;
-                }
-                let seg = match side {
-                    N => (corner(gx, gy), corner(gx + 1, gy)),
-                    E => (corner(gx + 1, gy), corner(gx + 1, gy + 1)),
-                    S => (corner(gx, gy + 1), corner(gx + 1, gy + 1)),
-                    _ => (corner(gx, gy), corner(gx, gy + 1)),
-                };
-                edges[n_edges] = seg;
-                n_edges += 1;
-            }
+        let tiles = self.iter_tiles().filter(|&t| Some(t) != remove).map(|t| {
+            let p = self.pos[t as usize] as i32;
+            (p % G as i32, p / G as i32, t)
+        });
+        for (gx, gy, id) in tiles.chain(add_at) {
+            push_segments(&mut edges, &mut n_edges, gx, gy, TILES[id as usize].walls, &empty);
         }
         longest(&edges[..n_edges], rule)
+    }
+
+    /// Longest wall counting only sides that face squares connected to the outside.
+    fn walls_flooded(&self, rule: WallRule) -> u32 {
+        let out = self.outside(None);
+        let mut edges = [(0u16, 0u16); 96];
+        let mut n_edges = 0;
+        for id in self.iter_tiles() {
+            let p = self.pos[id as usize] as i32;
+            let outer = |x: i32, y: i32| out.has(x, y);
+            push_segments(&mut edges, &mut n_edges, p % G as i32, p / G as i32, TILES[id as usize].walls, &outer);
+        }
+        longest(&edges[..n_edges], rule)
+    }
+}
+
+/// Appends the wall segments of a tile at grid `(gx, gy)` that face an outer square.
+/// Corners are numbered `cy * (G + 1) + cx`; a segment is a pair of corners.
+fn push_segments(
+    edges: &mut [(u16, u16); 96],
+    n: &mut usize,
+    gx: i32,
+    gy: i32,
+    walls: u8,
+    outer: &impl Fn(i32, i32) -> bool,
+) {
+    let corner = |cx: i32, cy: i32| (cy * (G as i32 + 1) + cx) as u16;
+    for (dx, dy, side, _) in DIRS {
+        if walls & side == 0 || !outer(gx + dx, gy + dy) {
+            continue;
+        }
+        edges[*n] = match side {
+            N => (corner(gx, gy), corner(gx + 1, gy)),
+            E => (corner(gx + 1, gy), corner(gx + 1, gy + 1)),
+            S => (corner(gx, gy + 1), corner(gx + 1, gy + 1)),
+            _ => (corner(gx, gy), corner(gx, gy + 1)),
+        };
+        *n += 1;
     }
 }
 
@@ -594,23 +988,26 @@ fn longest(edges: &[(u16, u16)], rule: WallRule) -> u32 {
     if edges.is_empty() {
         return 0;
     }
-    // Compact vertex ids and adjacency (degree ≤ 4 on a grid).
+    // Compact vertex ids (sorted distinct corners) and adjacency (degree ≤ 4 on a grid).
     let mut verts = [0u16; 192];
+    for (i, &(a, b)) in edges.iter().enumerate() {
+        verts[2 * i] = a;
+        verts[2 * i + 1] = b;
+    }
+    let all = &mut verts[..2 * edges.len()];
+    all.sort_unstable();
     let mut nv = 0;
-    let mut vid = |c: u16, verts: &mut [u16; 192]| -> usize {
-        match verts[..nv].iter().position(|&v| v == c) {
-            Some(i) => i,
-            None => {
-                verts[nv] = c;
-                nv += 1;
-                nv - 1
-            }
+    for i in 0..all.len() {
+        if i == 0 || all[i] != all[i - 1] {
+            all[nv] = all[i];
+            nv += 1;
         }
-    };
+    }
+    let vid = |c: u16| verts[..nv].binary_search(&c).expect("corner listed");
     let mut adj = [[(0u8, 0u8); 4]; 192]; // (neighbour, edge)
     let mut deg = [0u8; 192];
     for (e, &(a, b)) in edges.iter().enumerate() {
-        let (a, b) = (vid(a, &mut verts), vid(b, &mut verts));
+        let (a, b) = (vid(a), vid(b));
         adj[a][deg[a] as usize] = (b as u8, e as u8);
         deg[a] += 1;
         adj[b][deg[b] as usize] = (a as u8, e as u8);
@@ -637,13 +1034,18 @@ fn longest(edges: &[(u16, u16)], rule: WallRule) -> u32 {
                 let mut degree_sum = 0u32;
                 for v in (0..nv).filter(|&v| comp[v] == c) {
                     degree_sum += deg[v] as u32;
-                    if deg[v] % 2 == 1 {
-                        any_odd = true;
-                        best = best.max(g.trail(v, &mut used));
-                    }
+                    any_odd |= deg[v] % 2 == 1;
                 }
-                if !any_odd {
-                    best = best.max(degree_sum / 2);
+                let size = degree_sum / 2;
+                if !any_odd || size <= best {
+                    best = best.max(if any_odd { 0 } else { size });
+                    continue;
+                }
+                for v in (0..nv).filter(|&v| comp[v] == c && deg[v] % 2 == 1) {
+                    best = best.max(g.trail(v, &mut used, size));
+                    if best == size {
+                        break; // no trail is longer than its component
+                    }
                 }
             }
         }
@@ -675,14 +1077,18 @@ impl Graph<'_> {
         }
     }
 
-    fn trail(&self, v: usize, used: &mut [bool; 96]) -> u32 {
+    /// Longest trail from `v` over unused edges, stopping early once `cap` is reached.
+    fn trail(&self, v: usize, used: &mut [bool; 96], cap: u32) -> u32 {
         let mut best = 0;
         for i in 0..self.deg[v] as usize {
             let (w, e) = self.adj[v][i];
             if !used[e as usize] {
                 used[e as usize] = true;
-                best = best.max(1 + self.trail(w as usize, used));
+                best = best.max(1 + self.trail(w as usize, used, cap.saturating_sub(1)));
                 used[e as usize] = false;
+                if best >= cap {
+                    break;
+                }
             }
         }
         best

@@ -2,6 +2,7 @@
 
 pub mod city;
 pub mod data;
+pub mod eval;
 pub mod scoring;
 pub mod state;
 pub mod variant;
@@ -103,6 +104,12 @@ impl Game for Alhambra {
     }
     fn determinize(&self, observer: usize, rng: &mut Rng) -> Self {
         Alhambra::determinize(self, observer, rng)
+    }
+    fn greedy_value(&self, action: &Action) -> f64 {
+        Alhambra::greedy_value(self, action)
+    }
+    fn greedy_values(&self, actions: &[Action], out: &mut Vec<f64>) {
+        Alhambra::greedy_values(self, actions, out)
     }
     fn action_json(&self, action: &Action) -> Value {
         Alhambra::action_json(self, action)

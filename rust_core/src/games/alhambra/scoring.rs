@@ -9,28 +9,41 @@ use super::data::{MAJORITY, N_KINDS};
 pub fn majority_points(counts: &[[u8; N_KINDS]], round: usize, out: &mut [i64]) {
     debug_assert!((1..=3).contains(&round));
     out[..counts.len()].fill(0);
-    let table = &MAJORITY[round - 1];
-    for (kind, places) in table.iter().enumerate() {
-        // Distinct positive counts, highest first; each group takes the next places.
-        let mut place = 0usize;
-        let mut above = u8::MAX;
-        loop {
-            let level = counts.iter().map(|c| c[kind]).filter(|&c| c > 0 && c < above).max();
-            let Some(level) = level else { break };
-            let tied = counts.iter().filter(|c| c[kind] == level).count();
-            if place >= places.len() {
-                break;
-            }
-            let pot: i64 = (place..place + tied).map(|p| places.get(p).copied().unwrap_or(0)).sum();
-            let share = pot / tied as i64;
-            for (p, c) in counts.iter().enumerate() {
-                if c[kind] == level {
-                    out[p] += share;
-                }
-            }
-            place += tied;
-            above = level;
+    let mut one = [0u8; 8];
+    for kind in 0..N_KINDS {
+        for (o, c) in one.iter_mut().zip(counts) {
+            *o = c[kind];
         }
+        kind_points(&one[..counts.len()], &MAJORITY[round - 1][kind], out);
+    }
+}
+
+/// Adds one kind's majority points (`places` = points of 1st, 2nd, 3rd) to `out`, for
+/// participants holding `counts` tiles of that kind.
+pub fn kind_points(counts: &[u8], places: &[i64; 3], out: &mut [i64]) {
+    let mut place = 0usize;
+    let mut above = u8::MAX;
+    while place < places.len() {
+        // The next lower positive count level and how many share it.
+        let mut level = 0;
+        for &c in counts {
+            if c < above && c > level {
+                level = c;
+            }
+        }
+        if level == 0 {
+            break;
+        }
+        let tied = counts.iter().filter(|&&c| c == level).count();
+        let pot: i64 = (place..place + tied).map(|p| places.get(p).copied().unwrap_or(0)).sum();
+        let share = pot / tied as i64;
+        for (o, &c) in out.iter_mut().zip(counts) {
+            if c == level {
+                *o += share;
+            }
+        }
+        place += tied;
+        above = level;
     }
 }
 

@@ -1,6 +1,6 @@
 //! The Alhambra game state, its actions and the turn structure.
 
-use super::city::City;
+use super::city::{City, HoleRule};
 use super::data::{
     card, currency_of, value_of, wall_string, Card, CURRENCIES, KIND_NAMES, N_KINDS, N_TILES, SCORING_A,
     SCORING_B, TILES,
@@ -15,9 +15,12 @@ pub const MAX_PLAYERS: usize = 6;
 pub const NO_TILE: u8 = 255;
 /// Most actions one turn may have (four exact purchases, then one more).
 pub const MAX_ACTIONS: u8 = 5;
-/// Safety stop (a rules **Decision** of the engine): when every player in a row has had
-/// no legal action, nothing can ever change and the game ends as if the bag ran out.
+/// Safety stops (rules **Decisions** of the engine): when every player in a row has had
+/// no legal action, nothing can ever change and the game ends as if the bag ran out; and
+/// a game also ends that way after `MAX_TURNS` turns (agents that never buy would
+/// otherwise never empty the bag; random and greedy play end far sooner).
 const STALL_ROUNDS: u8 = 1;
+pub const MAX_TURNS: u32 = 2_000;
 
 /// Action kinds during a turn.
 pub const KIND_TAKE: u32 = 0;
@@ -75,8 +78,8 @@ pub struct Player {
 }
 
 impl Player {
-    fn new() -> Self {
-        Player { hand: [[0; 9]; 4], sums: [0; 4], cards: 0, city: City::new(), reserve: 0 }
+    fn new(rule: HoleRule) -> Self {
+        Player { hand: [[0; 9]; 4], sums: [0; 4], cards: 0, city: City::with_rule(rule), reserve: 0 }
     }
     fn add_card(&mut self, c: Card) {
         let (cur, val) = (currency_of(c), value_of(c));
@@ -182,7 +185,7 @@ impl Alhambra {
             display: [0; 4],
             display_len: 0,
             discard: Vec::with_capacity(money.len()),
-            players: (0..n).map(|_| Player::new()).collect(),
+            players: (0..n).map(|_| Player::new(v.hole_rule)).collect(),
             dirk_tiles: 0,
             dirk_counts: [0; N_KINDS],
             start: 0,
@@ -294,7 +297,9 @@ impl Alhambra {
     fn event(&mut self, make: impl FnOnce(&Self) -> Value) {
         if self.log.is_some() {
             let e = make(self);
-            self.log.as_mut().expect("log on").push(e);
+            if let Some(log) = &mut self.log {
+                log.push(e);
+            }
         }
     }
 
@@ -362,7 +367,7 @@ impl Alhambra {
     fn redesign_exists(&self) -> bool {
         let me = &self.players[self.current];
         let hole = self.v.hole_rule;
-        me.city.iter_tiles().any(|t| me.city.can_remove(t))
+        me.city.removable() != 0
             || bits(me.reserve).any(|r| me.city.has_legal_square(r, hole))
             || (me.reserve != 0
                 && me.city.iter_tiles().any(|c| bits(me.reserve).any(|r| me.city.can_swap(c, r))))
@@ -373,10 +378,12 @@ impl Alhambra {
         match self.phase {
             Phase::Over => {}
             Phase::Act => {
-                if self.kinds() == 1 << KIND_PASS {
-                    if want(KIND_PASS) {
-                        out.push(Action::Pass);
-                    }
+                let only_pass = match kind {
+                    Some(k) => k == KIND_PASS,
+                    None => self.kinds() == 1 << KIND_PASS,
+                };
+                if only_pass {
+                    out.push(Action::Pass);
                     return;
                 }
                 if want(KIND_TAKE) {
@@ -393,12 +400,9 @@ impl Alhambra {
             }
             Phase::Place | Phase::EndPlace => {
                 let city = &self.players[self.current].city;
-                let mut squares: Vec<(i8, i8)> = Vec::new();
                 for t in bits(self.pending) {
                     if want(KIND_CITY) {
-                        squares.clear();
-                        city.legal_squares(t, self.v.hole_rule, &mut squares);
-                        out.extend(squares.iter().map(|&(x, y)| Action::Place { tile: t, x, y }));
+                        out.extend(city.squares_for(t, self.v.hole_rule).map(|(x, y)| Action::Place { tile: t, x, y }));
                     }
                     if want(KIND_RESERVE) {
                         out.push(Action::Reserve { tile: t });
@@ -456,24 +460,21 @@ impl Alhambra {
             return;
         }
         let hand = me.hand[space];
+        let mut below = [0u16; 10];
+        for v in 1..=9 {
+            below[v] = below[v - 1] + v as u16 * hand[v - 1] as u16;
+        }
         let mut pay = [0u8; 9];
-        pay_rec(&hand, price, 9, 0, &mut pay, &mut |p| out.push(Action::Buy { space: space as u8, pay: *p }));
+        pay_rec(&hand, &below, price, 9, 0, &mut pay, &mut |p| out.push(Action::Buy { space: space as u8, pay: *p }));
     }
 
     fn redesign_options(&self, out: &mut Vec<Action>) {
         let me = &self.players[self.current];
         let hole = self.v.hole_rule;
-        let mut squares: Vec<(i8, i8)> = Vec::new();
         for r in bits(me.reserve) {
-            squares.clear();
-            me.city.legal_squares(r, hole, &mut squares);
-            out.extend(squares.iter().map(|&(x, y)| Action::ToCity { tile: r, x, y }));
+            out.extend(me.city.squares_for(r, hole).map(|(x, y)| Action::ToCity { tile: r, x, y }));
         }
-        for c in me.city.iter_tiles() {
-            if me.city.can_remove(c) {
-                out.push(Action::ToReserve { tile: c });
-            }
-        }
+        out.extend(bits(me.city.removable()).map(|c| Action::ToReserve { tile: c }));
         for c in me.city.iter_tiles() {
             for r in bits(me.reserve) {
                 if me.city.can_swap(c, r) {
@@ -639,6 +640,9 @@ impl Alhambra {
         if self.stalled >= self.n as u8 * STALL_ROUNDS {
             return self.end_game("no player can act");
         }
+        if self.turns >= MAX_TURNS {
+            return self.end_game("turn limit");
+        }
         self.current = (self.current + 1) % self.n;
         self.phase = Phase::Act;
         self.actions_taken = 0;
@@ -656,8 +660,8 @@ impl Alhambra {
     fn score(&mut self, round: usize) {
         let n = self.n;
         let mut counts = [[0u8; N_KINDS]; MAX_PLAYERS + 1];
-        for p in 0..n {
-            counts[p] = self.players[p].city.kind_counts;
+        for (c, pl) in counts.iter_mut().zip(&self.players) {
+            *c = pl.city.kind_counts;
         }
         let parts = if self.v.dirk { n + 1 } else { n };
         if self.v.dirk {
@@ -669,8 +673,8 @@ impl Alhambra {
         let mut pts = [0i64; MAX_PLAYERS + 1];
         majority_points(&counts[..parts], round, &mut pts);
         let mut walls = [0i64; MAX_PLAYERS];
-        for p in 0..n {
-            walls[p] = self.players[p].city.longest_wall(self.v.wall_rule) as i64;
+        for (w, pl) in walls.iter_mut().zip(&self.players) {
+            *w = pl.city.longest_wall(self.v.wall_rule) as i64;
         }
         for i in 0..parts {
             self.scores[i] += pts[i] + if i < n { walls[i] } else { 0 };
@@ -869,9 +873,17 @@ impl Alhambra {
 
 /// Enumerates minimal payments: values are taken from high to low, and a payment is
 /// recorded as soon as it reaches the price (the last card added is the smallest, so
-/// none can be dropped).
-fn pay_rec(hand: &[u8; 9], price: u16, v: usize, sum: u16, pay: &mut [u8; 9], emit: &mut impl FnMut(&[u8; 9])) {
-    if v == 0 {
+/// none can be dropped). `below[v]` is the total value of the cards worth less than v+1.
+fn pay_rec(
+    hand: &[u8; 9],
+    below: &[u16; 10],
+    price: u16,
+    v: usize,
+    sum: u16,
+    pay: &mut [u8; 9],
+    emit: &mut impl FnMut(&[u8; 9]),
+) {
+    if v == 0 || sum + below[v] < price {
         return;
     }
     let avail = hand[v - 1];
@@ -885,7 +897,7 @@ fn pay_rec(hand: &[u8; 9], price: u16, v: usize, sum: u16, pay: &mut [u8; 9], em
                 break;
             }
         }
-        pay_rec(hand, price, v - 1, s, pay, emit);
+        pay_rec(hand, below, price, v - 1, s, pay, emit);
     }
     pay[v - 1] = 0;
 }

@@ -588,6 +588,7 @@ pub fn invariant_run(games: u64, seed: u64) -> u64 {
             g.apply(a);
             actions += 1;
             g.check_invariants().unwrap_or_else(|e| panic!("game {i} after {a:?}: {e}"));
+            g.players[q].city.check_caches(v.hole_rule).unwrap_or_else(|e| panic!("game {i} after {a:?}: {e}"));
             assert!((0..=n).all(|p| g.scores[p] >= before[p]), "game {i}: a score decreased");
             assert!(g.turns < 5_000, "game {i} does not end");
         }
@@ -608,3 +609,4 @@ fn tile_prices_in_table_order() {
     let prices: Vec<u8> = TILES[..7].iter().map(|t| t.price).collect();
     assert_eq!(prices, vec![2, 3, 4, 5, 6, 7, 8]);
 }
+

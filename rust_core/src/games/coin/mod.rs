@@ -189,6 +189,10 @@ impl Game for Coin {
         s.log = None;
         s
     }
+    /// The outcome does not depend on the call: every action is worth the same.
+    fn greedy_value(&self, _action: &Action) -> f64 {
+        0.0
+    }
     fn action_json(&self, action: &Action) -> Value {
         json!(match action {
             Action::Heads => "heads",

@@ -1,0 +1,210 @@
+//! The evaluation behind the `greedy` agent (and greedy rollouts of `mcts`).
+//!
+//! `greedy` looks one ply ahead: each legal action is scored by how much it changes the
+//! acting player's position, measured before the chance events of the end of the turn
+//! (so it needs no hidden information). The position value of player `p` is
+//!
+//! * **majorities**: for every kind, the majority points `p` would get in each scoring
+//!   still to come with the current city counts (Dirk included), minus the mean of the
+//!   other players' points;
+//! * **walls**: the longest outer wall times the number of scorings still to come. For
+//!   redesigns the number of outer wall segments stands in for the longest wall: it is
+//!   cheap for their many candidates, and with one potential (majority term + walls +
+//!   reserve value) for every redesign and a churn cost per move, no sequence of
+//!   redesigns can all look profitable, so greedy cannot shuffle tiles forever;
+//! * **money**: 0.5 per point of value held in a currency up to 12, 0.1 beyond, plus 1
+//!   per market tile the hand can pay for *exactly* (an exact payment is a free action;
+//!   after a purchase its space counts as empty);
+//! * **exact payment**: buying with the exact amount is worth 2 (the extra action);
+//! * a bought tile is worth its majority gain if it has a legal square in the city
+//!   (placing it is scored when it is placed), and 0.3 on the reserve;
+//! * **Dirk**: giving him a tile is scored by the change in the majority term, which is
+//!   negative when it lets him take points from `p` and positive when from an opponent;
+//! * redesigns pay a churn cost of 0.5 so they are made only when they gain.
+
+use super::data::{Card, MAJORITY, N_KINDS, TILES};
+use super::scoring::kind_points;
+use super::state::{Action, Alhambra, Phase, Player, MAX_PLAYERS, NO_TILE};
+
+const CHURN: f64 = 0.5;
+const EXACT: f64 = 2.0;
+const RESERVE: f64 = 0.3;
+
+/// Money value of one currency: diminishing in the amount held, plus 1 if the market
+/// tile on that currency's space can be paid exactly.
+fn currency_value(sum: u16, cards: &[u8; 9], tile: u8) -> f64 {
+    let s = sum as f64;
+    let exact = tile != NO_TILE && can_pay_exactly(cards, TILES[tile as usize].price);
+    0.5 * s.min(12.0) + 0.1 * (s - 12.0).max(0.0) + if exact { 1.0 } else { 0.0 }
+}
+
+/// Whether some cards of one currency add up to exactly `price` (subset sum, ≤ 9 values).
+fn can_pay_exactly(cards: &[u8; 9], price: u8) -> bool {
+    let mut reach: u32 = 1; // bit s: sum s reachable
+    for v in 1..=9 {
+        for _ in 0..cards[v - 1] {
+            reach |= reach << v;
+        }
+    }
+    reach >> price & 1 == 1
+}
+
+/// Values shared by the actions of one decision, computed on first use.
+#[derive(Default)]
+pub struct Ctx {
+    wall: Option<u32>,
+    /// The acting player's money value per currency.
+    money: [Option<f64>; 4],
+    /// The acting player's majority term per kind with their count changed by −1, 0, +1.
+    majority: [[Option<f64>; 3]; N_KINDS],
+    /// The gain of giving Dirk a tile of each kind.
+    dirk: [Option<f64>; N_KINDS],
+}
+
+impl Alhambra {
+    /// The majority term for player `p` with `delta` applied to one participant's count
+    /// of `kind` (`who` = player index, or `n` for Dirk).
+    fn majority_term(&self, p: usize, kind: usize, who: usize, delta: i8) -> f64 {
+        let n = self.n;
+        let parts = if self.v.dirk { n + 1 } else { n };
+        let mut counts = [0u8; MAX_PLAYERS + 1];
+        for (c, pl) in counts.iter_mut().zip(&self.players) {
+            *c = pl.city.kind_counts[kind];
+        }
+        if self.v.dirk {
+            counts[n] = self.dirk_counts[kind];
+        }
+        counts[who] = (counts[who] as i8 + delta).max(0) as u8;
+        let mut total = 0.0;
+        for round in self.scorings_done as usize + 1..=3 {
+            let mut pts = [0i64; MAX_PLAYERS + 1];
+            kind_points(&counts[..parts], &MAJORITY[round - 1][kind], &mut pts);
+            let others: i64 = (0..n).filter(|&q| q != p).map(|q| pts[q]).sum();
+            total += pts[p] as f64 - others as f64 / (n - 1) as f64;
+        }
+        total
+    }
+
+    /// Change of the acting player's majority term when their count of `kind` changes
+    /// by `delta` (−1, 0 or +1; cached per decision).
+    fn majority_gain(&self, p: usize, kind: usize, delta: i8, ctx: &mut Ctx) -> f64 {
+        let mut term = |d: i8| *ctx.majority[kind][(d + 1) as usize].get_or_insert_with(|| self.majority_term(p, kind, p, d));
+        term(delta) - term(0)
+    }
+
+    fn scorings_left(&self) -> f64 {
+        (3 - self.scorings_done) as f64
+    }
+
+    /// Change of the acting player's longest wall if their city becomes `after`,
+    /// weighted by the scorings left.
+    fn wall_gain(&self, after: u32, ctx: &mut Ctx) -> f64 {
+        let rule = self.v.wall_rule;
+        let base = *ctx.wall.get_or_insert_with(|| self.players[self.current].city.longest_wall(rule));
+        (after as f64 - base as f64) * self.scorings_left()
+    }
+
+    fn place_gain(&self, p: usize, tile: u8, x: i8, y: i8, ctx: &mut Ctx) -> f64 {
+        let city = &self.players[p].city;
+        let kind = TILES[tile as usize].kind as usize;
+        let wall = if city.placement_changes_walls(tile, x as i32, y as i32) {
+            self.wall_gain(city.wall_with(tile, x as i32, y as i32, self.v.wall_rule), ctx)
+        } else {
+            0.0
+        };
+        self.majority_gain(p, kind, 1, ctx) + wall
+    }
+
+    /// The greedy score of `action` for the player to act (see the module docs).
+    pub fn greedy_value(&self, action: &Action) -> f64 {
+        self.greedy_value_in(action, &mut Ctx::default())
+    }
+
+    /// Greedy scores of many actions of one decision (sharing the base values).
+    pub fn greedy_values(&self, actions: &[Action], out: &mut Vec<f64>) {
+        let mut ctx = Ctx::default();
+        out.extend(actions.iter().map(|a| self.greedy_value_in(a, &mut ctx)));
+    }
+
+    fn base_money(&self, c: usize, ctx: &mut Ctx) -> f64 {
+        let me = &self.players[self.current];
+        *ctx.money[c].get_or_insert_with(|| currency_value(me.sums[c], &me.hand[c], self.market[c]))
+    }
+
+    fn greedy_value_in(&self, action: &Action, ctx: &mut Ctx) -> f64 {
+        let p = self.current;
+        let me: &Player = &self.players[p];
+        match *action {
+            Action::Pass => 0.0,
+            Action::Take { mask } => {
+                let mut sums = me.sums;
+                let mut hand = me.hand;
+                let mut touched = 0u8;
+                for i in 0..self.display_len as usize {
+                    if mask >> i & 1 == 1 {
+                        let c: Card = self.display[i];
+                        let (cur, v) = (c as usize / 9, c as usize % 9 + 1);
+                        sums[cur] += v as u16;
+                        hand[cur][v - 1] += 1;
+                        touched |= 1 << cur;
+                    }
+                }
+                (0..4)
+                    .filter(|c| touched >> c & 1 == 1)
+                    .map(|c| currency_value(sums[c], &hand[c], self.market[c]) - self.base_money(c, ctx))
+                    .sum()
+            }
+            Action::Buy { space, pay } => {
+                let s = space as usize;
+                let tile = self.market[s];
+                let price = TILES[tile as usize].price as u16;
+                let mut cards = me.hand[s];
+                let mut paid = 0u16;
+                for v in 1..=9 {
+                    cards[v - 1] -= pay[v - 1];
+                    paid += v as u16 * pay[v - 1] as u16;
+                }
+                let cost = self.base_money(s, ctx) - currency_value(me.sums[s] - paid, &cards, NO_TILE);
+                let kind = TILES[tile as usize].kind as usize;
+                let use_it = if me.city.has_legal_square(tile, self.v.hole_rule) {
+                    self.majority_gain(p, kind, 1, ctx).max(RESERVE)
+                } else {
+                    RESERVE
+                };
+                let exact = if paid == price && self.phase == Phase::Act { EXACT } else { 0.0 };
+                use_it + exact - cost
+            }
+            Action::Place { tile, x, y } => self.place_gain(p, tile, x, y, ctx),
+            Action::Reserve { .. } => RESERVE,
+            Action::Dirk { tile } => {
+                // A different participant: the shared base of `ctx` is for the player.
+                let kind = TILES[tile as usize].kind as usize;
+                *ctx.dirk[kind].get_or_insert_with(|| {
+                    self.majority_term(p, kind, self.n, 1) - self.majority_term(p, kind, self.n, 0)
+                })
+            }
+            Action::ToCity { tile, x, y } => {
+                let kind = TILES[tile as usize].kind as usize;
+                let wall = me.city.segment_delta(x as i32, y as i32, None, Some(tile)) as f64 * self.scorings_left();
+                self.majority_gain(p, kind, 1, ctx) + wall - RESERVE - CHURN
+            }
+            Action::ToReserve { tile } => {
+                let kind = TILES[tile as usize].kind as usize;
+                let (x, y) = me.city.coords(tile);
+                let wall = me.city.segment_delta(x, y, Some(tile), None) as f64 * self.scorings_left();
+                self.majority_gain(p, kind, -1, ctx) + wall + RESERVE - CHURN
+            }
+            Action::Swap { out, inn } => {
+                let (ko, ki) = (TILES[out as usize].kind as usize, TILES[inn as usize].kind as usize);
+                let maj = if ko == ki {
+                    0.0
+                } else {
+                    self.majority_gain(p, ki, 1, ctx) + self.majority_gain(p, ko, -1, ctx)
+                };
+                let (x, y) = me.city.coords(out);
+                let wall = me.city.segment_delta(x, y, Some(out), Some(inn)) as f64 * self.scorings_left();
+                maj + wall - CHURN
+            }
+        }
+    }
+}
