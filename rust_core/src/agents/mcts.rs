@@ -4,15 +4,16 @@
 //! ([`View::determinize`]: bag order, deck order and, with hidden hands, the opponents'
 //! cards), walks the tree choosing by UCT among the children legal in that sample
 //! (counting each child's availability, as in Cowling, Powley & Whitehouse 2012),
-//! expands one untried action, plays the game out with the rollout policy and credits
+//! expands the untried action with the best greedy evaluation (which also gives the
+//! child a progressive-bias prior), plays the game out with the rollout policy and credits
 //! every node with the final win share of the player who moved into it. The most
 //! visited root action is played. The agent never sees the true state.
 
-use super::greedy::GreedyAgent;
+use super::greedy::{best_index, GreedyAgent};
 use super::random::RandomAgent;
 use super::Agent;
 use crate::game::{ranks_and_wins, Game, View};
-use crate::rng::{below, Rng};
+use crate::rng::Rng;
 
 const NONE: u32 = u32::MAX;
 
@@ -27,12 +28,15 @@ pub struct MctsConfig {
     pub iters: u32,
     /// UCT exploration constant (rewards are win shares in [0, 1]).
     pub c: f64,
+    /// Weight of the progressive bias `bias * prior / (visits + 1)` towards actions the
+    /// greedy evaluation prefers (0 = plain UCT).
+    pub bias: f64,
     pub rollout: Rollout,
 }
 
 impl Default for MctsConfig {
     fn default() -> Self {
-        MctsConfig { iters: 1000, c: 0.7, rollout: Rollout::Random }
+        MctsConfig { iters: 1000, c: 0.7, bias: 10.0, rollout: Rollout::Random }
     }
 }
 
@@ -43,6 +47,8 @@ struct Node<A> {
     visits: u32,
     avail: u32,
     reward: f64,
+    /// The greedy evaluation of `action` scaled to [0, 1] among its siblings when added.
+    prior: f64,
     first_child: u32,
     next_sibling: u32,
 }
@@ -52,6 +58,7 @@ pub struct MctsAgent<G: Game> {
     nodes: Vec<Node<G::Action>>,
     legal: Vec<G::Action>,
     path: Vec<u32>,
+    values: Vec<f64>,
     random: RandomAgent<G>,
     greedy: GreedyAgent<G>,
 }
@@ -63,12 +70,13 @@ impl<G: Game> MctsAgent<G> {
             nodes: Vec::new(),
             legal: Vec::with_capacity(256),
             path: Vec::with_capacity(64),
+            values: Vec::with_capacity(256),
             random: RandomAgent::default(),
             greedy: GreedyAgent::default(),
         }
     }
 
-    fn add_child(&mut self, parent: u32, action: G::Action, mover: usize) -> u32 {
+    fn add_child(&mut self, parent: u32, action: G::Action, mover: usize, prior: f64) -> u32 {
         let id = self.nodes.len() as u32;
         let sibling = self.nodes[parent as usize].first_child;
         self.nodes.push(Node {
@@ -77,6 +85,7 @@ impl<G: Game> MctsAgent<G> {
             visits: 0,
             avail: 1,
             reward: 0.0,
+            prior,
             first_child: NONE,
             next_sibling: sibling,
         });
@@ -110,7 +119,8 @@ impl<G: Game> MctsAgent<G> {
                     let n = &mut self.nodes[ch as usize];
                     n.avail += 1;
                     let score = n.reward / n.visits as f64
-                        + self.cfg.c * ((n.avail as f64).ln() / n.visits as f64).sqrt();
+                        + self.cfg.c * ((n.avail as f64).ln() / n.visits as f64).sqrt()
+                        + self.cfg.bias * n.prior / (n.visits as f64 + 1.0);
                     if score > best_score {
                         best_score = score;
                         best = ch;
@@ -120,8 +130,15 @@ impl<G: Game> MctsAgent<G> {
             }
             let mover = state.current_player();
             if untried > 0 {
-                let a = self.legal[below(rng, untried)];
-                let child = self.add_child(node, a, mover);
+                // Expand the untried action the game's greedy evaluation likes best, so
+                // small budgets spend their visits on plausible moves first.
+                self.values.clear();
+                state.greedy_values(&self.legal, &mut self.values);
+                let best = best_index(&self.values[..untried], rng);
+                let (lo, hi) = self.values.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), &v| (l.min(v), h.max(v)));
+                let prior = if hi > lo { (self.values[best] - lo) / (hi - lo) } else { 1.0 };
+                let a = self.legal[best];
+                let child = self.add_child(node, a, mover, prior);
                 state.apply(a);
                 self.path.push(child);
                 break;
@@ -161,6 +178,7 @@ impl<G: Game> Agent<G> for MctsAgent<G> {
             visits: 0,
             avail: 0,
             reward: 0.0,
+            prior: 0.0,
             first_child: NONE,
             next_sibling: NONE,
         });

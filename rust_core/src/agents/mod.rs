@@ -59,7 +59,7 @@ impl AgentSpec {
     /// Allowed parameter names per agent.
     fn allowed_params(&self) -> &'static [&'static str] {
         match self.name.as_str() {
-            "mcts" => &["iters", "c", "rollout"],
+            "mcts" => &["iters", "c", "bias", "rollout"],
             _ => &[],
         }
     }
@@ -83,7 +83,7 @@ impl AgentSpec {
     }
 
     /// The MCTS settings: `iters` (1..=1000000, default 1000), `c` (0..=100, default
-    /// 0.7), `rollout` (`random` | `greedy`, default random).
+    /// 0.7), `bias` (0..=100, default 10), `rollout` (`random` | `greedy`, default random).
     pub fn mcts_config(&self) -> Result<mcts::MctsConfig> {
         let mut cfg = mcts::MctsConfig::default();
         for (k, v) in &self.params {
@@ -101,6 +101,13 @@ impl AgentSpec {
                         .ok()
                         .filter(|c: &f64| (0.0..=100.0).contains(c))
                         .ok_or_else(|| self.bad(format!("c={v}: allowed a number 0..=100")))?
+                }
+                "bias" => {
+                    cfg.bias = v
+                        .parse()
+                        .ok()
+                        .filter(|b: &f64| (0.0..=100.0).contains(b))
+                        .ok_or_else(|| self.bad(format!("bias={v}: allowed a number 0..=100")))?
                 }
                 "rollout" => {
                     cfg.rollout = match v.as_str() {

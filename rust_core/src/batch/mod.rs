@@ -144,10 +144,13 @@ pub fn replay<G: Game>(variant: &Value, agents: &[String], seed: u64, index: u64
     let setup = Setup::<G>::new(variant, agents)?;
     let (_, who) = setup.seating(index, pair_seats);
     let mut events: Vec<Value> = Vec::new();
+    let mut legal = Vec::new();
     let (mut state, who, deal_index) = setup.play(seed, index, pair_seats, true, |s, q, a| {
         events.extend(s.take_log());
+        legal.clear();
+        s.legal_actions(None, &mut legal);
         events.push(json!({"event": "action", "turn": s.turns(), "position": q, "player": who[q],
-                           "action": s.action_json(a)}));
+                           "options": legal.len(), "action": s.action_json(a)}));
     })?;
     events.extend(state.take_log());
     let scores = state.scores();

@@ -1,0 +1,67 @@
+"""Single-core speed of the agents on 2-player Alhambra with Dirk.
+
+    python bench/agents.py [--games N] [--mcts-games N] [--iters N]
+
+Prints greedy self-play games/s (target >= 2,000) and MCTS iterations per second with
+random rollouts (target >= 20,000), and writes bench/results/agents.json. MCTS iterations
+per second = iterations run / seconds of the whole games, counting the MCTS player's
+searched decisions (one with a single legal action is played without search); the time also
+includes the greedy opponent, so the figure is a slight underestimate.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from common import best_rate, write  # noqa: E402
+
+import rust_core  # noqa: E402
+
+
+def searched_decisions(agents: list[str], seed: int, games: int, who: int) -> int:
+    """Decisions of player `who` that had more than one legal action (the searched ones),
+    read from the replay logs of the same games."""
+    total = 0
+    for g in range(games):
+        log = rust_core.replay("alhambra", {}, agents, seed, g)
+        total += sum(
+            1 for e in log["events"] if e["event"] == "action" and e["player"] == who and e["options"] > 1
+        )
+    return total
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--games", type=int, default=4_000, help="greedy self-play games per run (default 4000)")
+    ap.add_argument("--mcts-games", type=int, default=4, help="games of mcts vs greedy (default 4)")
+    ap.add_argument("--iters", type=int, default=1000, help="MCTS iterations per decision (default 1000)")
+    args = ap.parse_args()
+
+    def greedy() -> int:
+        rust_core.simulate("alhambra", {}, ["greedy", "greedy"], seed=1, start=0, count=args.games)
+        return args.games
+
+    greedy_rate = best_rate(greedy, 3)
+    print(f"greedy self-play           {greedy_rate:10,.0f} games/s (target >= 2,000)")
+
+    spec = f"mcts:iters={args.iters}"
+    agents = [spec, "greedy"]
+    t0 = time.perf_counter()
+    rust_core.simulate("alhambra", {}, agents, seed=2, start=0, count=args.mcts_games)
+    seconds = time.perf_counter() - t0
+    decisions = searched_decisions(agents, 2, args.mcts_games, 0)
+    iters_per_s = decisions * args.iters / seconds
+    print(f"mcts (random rollouts)     {iters_per_s:10,.0f} iterations/s (target >= 20,000; "
+          f"{decisions} decisions, {seconds:.1f} s)")
+    figures = {"greedy_games_per_s": round(greedy_rate), "mcts_iters_per_s": round(iters_per_s),
+               "mcts_spec": spec}
+    print(f"wrote {write('agents', figures)}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,50 @@
+"""Single-core speed of `rust_core.simulate` for Alhambra random play.
+
+    python bench/engine.py [--games N] [--repeats R]
+
+Prints games/s for 2 players with Dirk (target: >= 30,000) and for 4 players, and writes
+bench/results/engine.json. `simulate` runs on the calling thread, so this is one core.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from common import best_rate, write  # noqa: E402
+
+import rust_core  # noqa: E402
+
+CASES = {
+    "alhambra_2p_dirk_random": ({}, ["random"] * 2),
+    "alhambra_4p_random": ({}, ["random"] * 4),
+}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--games", type=int, default=50_000, help="games per timed run (default 50000)")
+    ap.add_argument("--repeats", type=int, default=3, help="timed runs per case; the best counts (default 3)")
+    args = ap.parse_args()
+    figures: dict[str, float] = {}
+    for name, (variant, agents) in CASES.items():
+        games = args.games if len(agents) == 2 else args.games // 2
+
+        def work(variant: dict = variant, agents: list = agents, games: int = games) -> int:
+            rust_core.simulate("alhambra", variant, agents, seed=1, start=0, count=games)
+            return games
+
+        rate = best_rate(work, args.repeats)
+        figures[f"{name}_games_per_s"] = round(rate)
+        print(f"{name:28s} {rate:10,.0f} games/s (single core)")
+    target = 30_000
+    ok = figures["alhambra_2p_dirk_random_games_per_s"] >= target
+    print(f"target 2p Dirk >= {target:,} games/s: {'met' if ok else 'NOT met'}")
+    print(f"wrote {write('engine', figures)}")
+
+
+if __name__ == "__main__":
+    main()
