@@ -5,6 +5,9 @@ pub mod greedy;
 pub mod mcts;
 pub mod random;
 
+#[cfg(test)]
+mod tests;
+
 use crate::error::{Error, Result};
 use crate::game::{Game, View};
 use crate::rng::Rng;

@@ -81,13 +81,13 @@ impl Player {
     fn new(rule: HoleRule) -> Self {
         Player { hand: [[0; 9]; 4], sums: [0; 4], cards: 0, city: City::with_rule(rule), reserve: 0 }
     }
-    fn add_card(&mut self, c: Card) {
+    pub fn add_card(&mut self, c: Card) {
         let (cur, val) = (currency_of(c), value_of(c));
         self.hand[cur][val - 1] += 1;
         self.sums[cur] += val as u16;
         self.cards += 1;
     }
-    fn remove_card(&mut self, cur: usize, val: usize) {
+    pub fn remove_card(&mut self, cur: usize, val: usize) {
         debug_assert!(self.hand[cur][val - 1] > 0);
         self.hand[cur][val - 1] -= 1;
         self.sums[cur] -= val as u16;
