@@ -49,7 +49,7 @@ def main() -> None:
     greedy_rate = best_rate(greedy, 3)
     print(f"greedy self-play           {greedy_rate:10,.0f} games/s (target >= 2,000)")
 
-    spec = f"mcts:iters={args.iters}"
+    spec = f"mcts:iters={args.iters},rollout=random"
     agents = [spec, "greedy"]
     t0 = time.perf_counter()
     rust_core.simulate("alhambra", {}, agents, seed=2, start=0, count=args.mcts_games)

@@ -86,7 +86,7 @@ impl AgentSpec {
     }
 
     /// The MCTS settings: `iters` (1..=1000000, default 1000), `c` (0..=100, default
-    /// 0.7), `bias` (0..=100, default 10), `rollout` (`random` | `greedy`, default random).
+    /// 0.7), `bias` (0..=100, default 10), `rollout` (`random` | `greedy`, default greedy).
     pub fn mcts_config(&self) -> Result<mcts::MctsConfig> {
         let mut cfg = mcts::MctsConfig::default();
         for (k, v) in &self.params {
