@@ -23,6 +23,7 @@ examples:
   balancelab replay alhambra --seed 1 --game-index 7 --variant dirk=false --agents random random
   balancelab replay --run runs/alhambra-dirk --cell p2-no_dirk --game-index 7
   balancelab report runs/alhambra-dirk
+  balancelab strength runs/alhambra-strength runs/alhambra-strength-3000
 """
 
 
@@ -151,6 +152,20 @@ def build_parser() -> argparse.ArgumentParser:
         "--reports", type=Path, default=Path("reports"), help="reports root (default: reports)"
     )
     report.set_defaults(func=cmd_report)
+
+    strength = sub.add_parser(
+        "strength",
+        help="rate the agents of head-to-head runs (win shares, Bradley–Terry Elo ladder)",
+        description="Win shares per pairing and a Bradley–Terry Elo ladder with 95%% intervals over "
+        "every 2-player cell of two different agents in the given runs (pooled); prints the tables and "
+        "writes reports/<first study>/strength.md, strength_*.csv and figures/elo_ladder.png|svg.",
+    )
+    strength.add_argument("run_dirs", type=Path, nargs="+", metavar="RUN_DIR", help="run directories")
+    strength.add_argument(
+        "--reports", type=Path, default=Path("reports"), help="reports root (default: reports)"
+    )
+    strength.add_argument("--anchor", help="agent fixed at Elo 0 (default: greedy if present)")
+    strength.set_defaults(func=cmd_strength)
     return parser
 
 
@@ -277,6 +292,22 @@ def cmd_report(args: argparse.Namespace) -> int:
     if not (args.run_dir / "manifest.json").exists():
         return fail(f"{args.run_dir}: no manifest.json; not a run directory")
     return write_report(args.run_dir, args.reports)
+
+
+def cmd_strength(args: argparse.Namespace) -> int:
+    from analysis.strength import analyse_strength, format_strength, write_strength
+
+    for run_dir in args.run_dirs:
+        if not (run_dir / "manifest.json").exists():
+            return fail(f"{run_dir}: no manifest.json; not a run directory")
+    try:
+        st = analyse_strength(*args.run_dirs, anchor=args.anchor)
+    except (ValueError, FileNotFoundError) as exc:
+        return fail(str(exc))
+    print(format_strength(st))
+    paths = write_strength(st, args.reports)
+    print(f"strength: {paths['markdown']}, {paths['figure']}")
+    return 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:

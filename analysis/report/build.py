@@ -204,7 +204,44 @@ def _build(s: StudyAnalysis, out: pathlib.Path) -> _Doc:
         doc.figure(figures.forest_figure(s), out, "differences", "Forest plot of variant differences")
     else:
         doc.para("No two cells with the same player count: nothing to compare.")
+    _strength_section(doc, s, out)
     return doc
+
+
+def _strength_section(doc: _Doc, s: StudyAnalysis, out: pathlib.Path) -> None:
+    """Agent strength (win shares, Elo ladder) when the study has several head-to-head line-ups."""
+    from ..figures.strength import elo_figure
+    from ..strength import strength_from_rows
+
+    lineups = {
+        tuple(c["agents"]) for c in s.cells if len(c["agents"]) == 2 and c["agents"][0] != c["agents"][1]
+    }
+    if len(lineups) < 2:
+        return
+    doc.heading("Agent strength")
+    try:
+        st = strength_from_rows(s.name, [(s.name, s.cells, s.rows, s.paired)])
+    except ValueError as exc:
+        doc.para(f"No Elo ladder: {exc}.")
+        return
+    doc.table(
+        ["agent a", "agent b", "games", "win share of a [95% CI]"],
+        [
+            [r["agent_a"], r["agent_b"], r["games"], ci(r["share_a"], r["lo"], r["hi"])]
+            for r in st.pairs.iter_rows(named=True)
+        ],
+    )
+    doc.table(
+        [f"agent (Bradley–Terry, {st.anchor} = 0)", "games", "Elo [95% CI]"],
+        [
+            [r["agent"], r["games"], ci(r["elo"], r["elo_lo"], r["elo_hi"], 0)]
+            for r in st.ratings.iter_rows(named=True)
+        ],
+    )
+    doc.para(st.saturation)
+    for note in st.notes:
+        doc.para(note, "warning")
+    doc.figure(elo_figure(st), out, "elo_ladder", "Elo ladder and head-to-head win shares (95% CI)")
 
 
 def write_report(run_dir: pathlib.Path, reports_root: pathlib.Path = pathlib.Path("reports")) -> pathlib.Path:

@@ -1,0 +1,53 @@
+"""Agent strength: the Elo ladder with 95% error bars, and head-to-head win shares."""
+
+from __future__ import annotations
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+from matplotlib.figure import Figure  # noqa: E402
+
+from ..strength import StrengthAnalysis  # noqa: E402
+
+__all__ = ["elo_figure"]
+
+
+def elo_figure(st: StrengthAnalysis) -> Figure:
+    """Left: Bradley–Terry Elo per agent (ladder order, anchor = 0) with 95% intervals.
+    Right: win share of the higher-ladder agent per pairing with 95% intervals (dashed: 1/2)."""
+    r = st.ratings
+    fig, (ax, bx) = plt.subplots(
+        1, 2, figsize=(11, max(3.5, 0.45 * max(r.height, st.pairs.height) + 1.5)), width_ratios=[1.1, 1]
+    )
+    x = np.arange(r.height)
+    elo = r["elo"].to_numpy()
+    err = np.vstack([elo - r["elo_lo"].to_numpy(), r["elo_hi"].to_numpy() - elo])
+    ax.errorbar(x, elo, yerr=err, fmt="o-", capsize=5, color="tab:blue")
+    for xi, e in zip(x, elo, strict=True):
+        ax.annotate(f"{e:+.0f}", (xi, e), textcoords="offset points", xytext=(8, -4), fontsize=8)
+    ax.axhline(0, color="k", lw=0.8, ls=":")
+    ax.set_xticks(x)
+    ax.set_xticklabels(
+        [a.replace("mcts:iters=", "mcts ") for a in r["agent"].to_list()], rotation=30, ha="right"
+    )
+    ax.set_ylabel(f"Elo (Bradley–Terry; {st.anchor} = 0)")
+    ax.set_title("Elo ladder (95% CI)", fontsize=10)
+
+    p = st.pairs
+    y = np.arange(p.height)[::-1]
+    share = p["share_a"].to_numpy()
+    perr = np.vstack([share - p["lo"].to_numpy(), p["hi"].to_numpy() - share])
+    bx.errorbar(share, y, xerr=perr, fmt="s", capsize=4, color="tab:green")
+    bx.axvline(0.5, color="k", lw=0.8, ls="--")
+    bx.set_yticks(y)
+    bx.set_yticklabels(
+        [f"{a} vs {b} (n={n})" for a, b, n in p.select("agent_a", "agent_b", "games").iter_rows()], fontsize=8
+    )
+    bx.set_xlim(0, 1)
+    bx.set_xlabel("win share of the first agent (ties = ½)")
+    bx.set_title("Head-to-head (paired deals, 95% CI)", fontsize=10)
+    fig.tight_layout()
+    return fig

@@ -1,0 +1,444 @@
+"""Agent strength: head-to-head win shares and a Bradley–Terry / Elo ladder over line-up cells.
+
+Every 2-player cell whose two agents differ is one head-to-head pairing. With ``pair_seats`` the
+deal (both seat orders of one shuffle) is the statistical unit, otherwise the game.
+
+* :attr:`StrengthAnalysis.pairs`: per pairing (pooled over cells and runs with the same two
+  agents), the win share of the agent that is higher on the ladder order (ties count as half
+  wins) with a 95% interval: Wilson with the design effect of the units (``clustered_wilson``).
+* :attr:`StrengthAnalysis.ratings`: a Bradley–Terry fit, ``P(a beats b) = 1 / (1 + exp(-(s_a -
+  s_b)))``, as a binomial GLM (statsmodels, logit link, no intercept) on ±1 design rows, one row per
+  unit with the unit's win share of agent a as response (ties = half wins) and its game count as
+  variance weight; the anchor agent is fixed at 0. Covariance: sandwich (HC0) over units, which
+  honours the dependence of the games within a deal. Elo = 400 / ln(10) × s, with 95% intervals
+  relative to the anchor.
+* :attr:`StrengthAnalysis.gains`: Elo gain from each MCTS rung to the next (by iterations), with
+  its 95% interval from the fit's covariance; :attr:`StrengthAnalysis.saturation` names the first
+  rung whose next rung is not significantly stronger (interval reaching 0).
+
+If the results leave the maximum-likelihood fit undefined (some group of agents never lost, or
+never won, against the rest: the "beat or tied" graph is not strongly connected), one virtual tied
+unit is added to every pairing (a weak prior towards equal strength) and a note says so.
+
+>>> st = analyse_strength("runs/alhambra-strength", "runs/alhambra-strength-3000")  # doctest: +SKIP
+>>> st.ratings  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import math
+import pathlib
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import polars as pl
+import statsmodels.api as sm
+from scipy import stats as sps
+
+from .load import cell_rows, read_manifest
+from .stats.intervals import clustered_wilson, unit_col
+
+__all__ = [
+    "ELO_PER_LOGIT",
+    "StrengthAnalysis",
+    "analyse_strength",
+    "fit_bradley_terry",
+    "format_strength",
+    "ladder_key",
+    "strength_from_rows",
+    "unit_results",
+    "write_strength",
+]
+
+#: Elo points per unit of Bradley–Terry (logit) strength: 400 / ln 10.
+ELO_PER_LOGIT = 400.0 / math.log(10.0)
+Z95 = float(sps.norm.ppf(0.975))
+_FAMILY = {"random": 0, "greedy": 1, "mcts": 2}
+
+
+def ladder_key(spec: str) -> tuple[int, int, str]:
+    """Sort key of an agent spec on the ladder: random < greedy < mcts by iterations < others."""
+    name = spec.split(":", 1)[0]
+    m = re.search(r"iters=(\d+)", spec)
+    return (_FAMILY.get(name, 3), int(m.group(1)) if m else 0, spec)
+
+
+def _default_anchor(agents: Sequence[str]) -> str:
+    return "greedy" if "greedy" in agents else sorted(agents, key=ladder_key)[0]
+
+
+def _iters(spec: str) -> int | None:
+    m = re.search(r"iters=(\d+)", spec)
+    return int(m.group(1)) if spec.startswith("mcts") and m else None
+
+
+@dataclass
+class StrengthAnalysis:
+    """Tables (polars) of the strength analysis; see the module docstring."""
+
+    name: str
+    runs: list[str]
+    anchor: str
+    pairs: pl.DataFrame
+    ratings: pl.DataFrame
+    gains: pl.DataFrame
+    saturation: str
+    notes: list[str] = field(default_factory=list)
+
+
+def unit_results(
+    rows: pl.DataFrame, agent_a: str, agent_b: str, *, paired: bool, source: str = ""
+) -> pl.DataFrame:
+    """One row per unit (deal if ``paired``, else game) of a 2-player cell of ``agent_a`` vs
+    ``agent_b``: ``source``, ``unit``, ``agent_a``, ``agent_b``, ``games``, ``score_a`` (wins of a,
+    ties as shares) and ``share_a = score_a / games``."""
+    col = unit_col(paired)
+    per_game = (
+        rows.filter(pl.col("agent") == agent_a)
+        .group_by("game_index")
+        .agg(pl.col("win").sum().alias("w"), pl.col(col).first().alias("unit"))
+    )
+    return (
+        per_game.group_by("unit")
+        .agg(pl.len().alias("games"), pl.col("w").sum().alias("score_a"))
+        .with_columns(
+            pl.lit(source).alias("source"),
+            pl.lit(agent_a).alias("agent_a"),
+            pl.lit(agent_b).alias("agent_b"),
+            pl.col("games").cast(pl.Int64),
+            pl.col("score_a").cast(pl.Float64),
+        )
+        .with_columns((pl.col("score_a") / pl.col("games")).alias("share_a"))
+        .select("source", "unit", "agent_a", "agent_b", "games", "score_a", "share_a")
+        .sort("unit")
+    )
+
+
+def _oriented(units: pl.DataFrame) -> pl.DataFrame:
+    """Units with agent_a the higher of the two on the ladder order (shares flipped as needed)."""
+    flip = pl.struct("agent_a", "agent_b").map_elements(
+        lambda s: ladder_key(s["agent_a"]) < ladder_key(s["agent_b"]), return_dtype=pl.Boolean
+    )
+    return (
+        units.with_columns(flip.alias("_flip"))
+        .select(
+            "source",
+            "unit",
+            pl.when(pl.col("_flip")).then(pl.col("agent_b")).otherwise(pl.col("agent_a")).alias("agent_a"),
+            pl.when(pl.col("_flip")).then(pl.col("agent_a")).otherwise(pl.col("agent_b")).alias("agent_b"),
+            "games",
+            pl.when(pl.col("_flip"))
+            .then(pl.col("games") - pl.col("score_a"))
+            .otherwise(pl.col("score_a"))
+            .alias("score_a"),
+        )
+        .with_columns((pl.col("score_a") / pl.col("games")).alias("share_a"))
+    )
+
+
+def _pair_table(units: pl.DataFrame) -> pl.DataFrame:
+    recs: list[dict[str, Any]] = []
+    for (a, b), g in units.group_by(["agent_a", "agent_b"], maintain_order=True):
+        est = clustered_wilson(g["share_a"].to_numpy())
+        recs.append(
+            {
+                "agent_a": str(a),
+                "agent_b": str(b),
+                "games": int(g["games"].sum()),
+                "units": g.height,
+                "share_a": float(g["score_a"].sum() / g["games"].sum()),
+                "lo": est.lo,
+                "hi": est.hi,
+                "sources": ", ".join(sorted(set(g["source"].to_list()))),
+            }
+        )
+    out = pl.DataFrame(recs)
+    return out.sort(
+        pl.col("agent_a").map_elements(lambda s: str(ladder_key(s)), return_dtype=pl.String),
+        pl.col("agent_b").map_elements(lambda s: str(ladder_key(s)), return_dtype=pl.String),
+    )
+
+
+def _strongly_connected(agents: list[str], units: pl.DataFrame) -> bool:
+    """Whether the graph 'x scored something against y' is strongly connected (BT MLE exists)."""
+    edges: dict[str, set[str]] = {a: set() for a in agents}
+    sums = units.group_by("agent_a", "agent_b").agg(pl.col("score_a").sum(), pl.col("games").sum())
+    for r in sums.iter_rows(named=True):
+        if r["score_a"] > 0:
+            edges[r["agent_a"]].add(r["agent_b"])
+        if r["games"] - r["score_a"] > 0:
+            edges[r["agent_b"]].add(r["agent_a"])
+
+    def reach(start: str, graph: Mapping[str, set[str]]) -> set[str]:
+        seen, todo = {start}, [start]
+        while todo:
+            for nxt in graph[todo.pop()]:
+                if nxt not in seen:
+                    seen.add(nxt)
+                    todo.append(nxt)
+        return seen
+
+    reverse: dict[str, set[str]] = {a: set() for a in agents}
+    for a, outs in edges.items():
+        for b in outs:
+            reverse[b].add(a)
+    return len(reach(agents[0], edges)) == len(agents) and len(reach(agents[0], reverse)) == len(agents)
+
+
+def _connected(agents: list[str], units: pl.DataFrame) -> bool:
+    graph: dict[str, set[str]] = {a: set() for a in agents}
+    for a, b in units.select("agent_a", "agent_b").unique().iter_rows():
+        graph[a].add(b)
+        graph[b].add(a)
+    seen, todo = {agents[0]}, [agents[0]]
+    while todo:
+        for nxt in graph[todo.pop()]:
+            if nxt not in seen:
+                seen.add(nxt)
+                todo.append(nxt)
+    return len(seen) == len(agents)
+
+
+def fit_bradley_terry(
+    units: pl.DataFrame, anchor: str | None = None
+) -> tuple[pl.DataFrame, np.ndarray, list[str], list[str]]:
+    """Bradley–Terry fit on unit results (columns ``agent_a``, ``agent_b``, ``games``,
+    ``score_a``). Returns the ratings table (``agent``, ``strength``, ``se``, ``elo``, ``elo_lo``,
+    ``elo_hi``, ``games``, ``score``), the covariance of the strengths (anchor row/column zero) in
+    the table's agent order, that order, and notes. ``anchor`` defaults to ``greedy`` if present,
+    else the lowest agent on the ladder order."""
+    notes: list[str] = []
+    agents = sorted(set(units["agent_a"].to_list()) | set(units["agent_b"].to_list()), key=ladder_key)
+    if len(agents) < 2:
+        raise ValueError("a Bradley–Terry fit needs at least two agents that played each other")
+    if not _connected(agents, units):
+        raise ValueError("the pairings do not connect all agents; their strengths are not comparable")
+    if anchor is None:
+        anchor = _default_anchor(agents)
+    if anchor not in agents:
+        raise ValueError(f"anchor {anchor!r} is not among the agents: {', '.join(agents)}")
+    fit_units = units.select("agent_a", "agent_b", "games", "score_a")
+    if not _strongly_connected(agents, units):
+        prior = (
+            fit_units.select("agent_a", "agent_b")
+            .unique()
+            .with_columns(pl.lit(1, dtype=pl.Int64).alias("games"), pl.lit(0.5).alias("score_a"))
+        )
+        fit_units = pl.concat([fit_units.with_columns(pl.col("games").cast(pl.Int64)), prior])
+        notes.append(
+            "Some agents never lost (or never won) against the rest, so the maximum-likelihood fit is "
+            "undefined; one virtual tied game per pairing was added (a weak prior towards equal strength)."
+        )
+    free = [a for a in agents if a != anchor]
+    index = {a: i for i, a in enumerate(free)}
+    x = np.zeros((fit_units.height, len(free)))
+    for r, (a, b) in enumerate(fit_units.select("agent_a", "agent_b").iter_rows()):
+        if a in index:
+            x[r, index[a]] += 1.0
+        if b in index:
+            x[r, index[b]] -= 1.0
+    games = fit_units["games"].to_numpy().astype(float)
+    y = fit_units["score_a"].to_numpy().astype(float) / games
+    model = sm.GLM(y, x, family=sm.families.Binomial(), var_weights=games)
+    res = model.fit(cov_type="HC0")
+    params = np.asarray(res.params, dtype=float)
+    cov_free = np.asarray(res.cov_params(), dtype=float)
+    k = len(agents)
+    strength = np.zeros(k)
+    cov = np.zeros((k, k))
+    pos = [agents.index(a) for a in free]
+    strength[pos] = params
+    cov[np.ix_(pos, pos)] = cov_free
+    se = np.sqrt(np.clip(np.diag(cov), 0.0, None))
+    played = (
+        pl.concat(
+            [
+                units.select(pl.col("agent_a").alias("agent"), "games", pl.col("score_a").alias("score")),
+                units.select(
+                    pl.col("agent_b").alias("agent"),
+                    "games",
+                    (pl.col("games") - pl.col("score_a")).alias("score"),
+                ),
+            ]
+        )
+        .group_by("agent")
+        .agg(pl.col("games").sum(), pl.col("score").sum())
+    )
+    ratings = pl.DataFrame(
+        {
+            "agent": agents,
+            "strength": strength,
+            "se": se,
+            "elo": strength * ELO_PER_LOGIT,
+            "elo_lo": (strength - Z95 * se) * ELO_PER_LOGIT,
+            "elo_hi": (strength + Z95 * se) * ELO_PER_LOGIT,
+        }
+    ).join(played, on="agent", how="left")
+    return ratings, cov, agents, notes
+
+
+def _gains(ratings: pl.DataFrame, cov: np.ndarray, agents: list[str]) -> tuple[pl.DataFrame, str]:
+    """Elo gain between consecutive MCTS rungs (by iterations) and the saturation statement."""
+    rungs = sorted((a for a in agents if _iters(a) is not None), key=ladder_key)
+    if "greedy" in agents and rungs:
+        rungs = ["greedy", *rungs]
+    elo = dict(zip(ratings["agent"].to_list(), ratings["elo"].to_list(), strict=True))
+    recs: list[dict[str, Any]] = []
+    for lower, upper in zip(rungs, rungs[1:], strict=False):
+        i, j = agents.index(lower), agents.index(upper)
+        var = cov[i, i] + cov[j, j] - 2 * cov[i, j]
+        se = math.sqrt(max(var, 0.0)) * ELO_PER_LOGIT
+        gain = elo[upper] - elo[lower]
+        recs.append(
+            {
+                "from": lower,
+                "to": upper,
+                "gain": gain,
+                "lo": gain - Z95 * se,
+                "hi": gain + Z95 * se,
+                "p_one_sided": float(sps.norm.sf(gain / se)) if se > 0 else float("nan"),
+                "significant": bool(gain - Z95 * se > 0),
+            }
+        )
+    gains = pl.DataFrame(
+        recs,
+        schema={
+            "from": pl.String,
+            "to": pl.String,
+            "gain": pl.Float64,
+            "lo": pl.Float64,
+            "hi": pl.Float64,
+            "p_one_sided": pl.Float64,
+            "significant": pl.Boolean,
+        },
+    )
+    mcts_steps = [r for r in recs if _iters(r["from"]) is not None]
+    if not mcts_steps:
+        return gains, "No two MCTS rungs with different iterations: saturation cannot be assessed."
+    for r in mcts_steps:
+        if not r["significant"]:
+            return gains, (
+                f"Strength rises with iterations up to {r['from']}; the next rung {r['to']} gains "
+                f"{r['gain']:+.0f} Elo [{r['lo']:+.0f}, {r['hi']:+.0f}], not significantly above 0: "
+                f"strength saturates at {r['from']} (at this sample size; a smaller gain may remain)."
+            )
+    top = mcts_steps[-1]
+    return gains, (
+        f"Every MCTS rung is significantly stronger than the one below, up to {top['to']} "
+        f"({top['gain']:+.0f} Elo [{top['lo']:+.0f}, {top['hi']:+.0f}] over {top['from']}): "
+        "no saturation within the ladder."
+    )
+
+
+def strength_from_rows(
+    name: str,
+    sources: Sequence[tuple[str, Sequence[Mapping[str, Any]], Mapping[str, pl.DataFrame], bool]],
+    anchor: str | None = None,
+) -> StrengthAnalysis:
+    """The strength analysis from already-read cells: ``sources`` holds, per run, its name, its
+    manifest cells, ``{cell_id: rows}`` and whether it is paired. Cells other than 2-player
+    line-ups of two different agents are skipped."""
+    parts: list[pl.DataFrame] = []
+    runs: list[str] = []
+    for run_name, cells, rows, paired in sources:
+        runs.append(run_name)
+        for cell in cells:
+            cid = str(cell["id"])
+            agents = [str(a) for a in cell["agents"]]
+            if len(agents) != 2 or agents[0] == agents[1] or cid not in rows or rows[cid].height == 0:
+                continue
+            parts.append(
+                unit_results(
+                    rows[cid], agents[0], agents[1], paired=paired, source=f"{run_name}/{cid}"
+                ).with_columns(
+                    pl.concat_str(pl.lit(f"{run_name}/{cid}/"), pl.col("unit").cast(pl.String)).alias("unit")
+                )
+            )
+    if not parts:
+        raise ValueError("no 2-player cells with two different agents: nothing to rate")
+    units = _oriented(pl.concat(parts))
+    pairs = _pair_table(units)
+    agents = sorted(set(units["agent_a"].to_list()) | set(units["agent_b"].to_list()), key=ladder_key)
+    anchor = anchor or _default_anchor(agents)
+    ratings, cov, agents, notes = fit_bradley_terry(units, anchor)
+    gains, saturation = _gains(ratings, cov, agents)
+    return StrengthAnalysis(name, runs, anchor, pairs, ratings, gains, saturation, notes)
+
+
+def analyse_strength(*run_dirs: pathlib.Path | str, anchor: str | None = None) -> StrengthAnalysis:
+    """Reads one or more runs and fits one ladder over all their head-to-head cells. The name is
+    the first run's study name."""
+    if not run_dirs:
+        raise ValueError("give at least one run directory")
+    sources = []
+    for run_dir in run_dirs:
+        study = read_manifest(run_dir)["study"]
+        rows: dict[str, pl.DataFrame] = {}
+        for cell in study["cells"]:
+            if len(cell["agents"]) == 2 and cell["agents"][0] != cell["agents"][1]:
+                try:
+                    rows[str(cell["id"])] = cell_rows(
+                        run_dir, str(cell["id"]), ["game_index", "deal_index", "player", "agent", "win"]
+                    )
+                except FileNotFoundError:
+                    continue
+        sources.append((str(study["name"]), list(study["cells"]), rows, bool(study.get("pair_seats", False))))
+    return strength_from_rows(sources[0][0], sources, anchor)
+
+
+def _ci(est: float, lo: float, hi: float, digits: int = 3, signed: bool = False) -> str:
+    fmt = f"{{:{'+' if signed else ''}.{digits}f}}"
+    return f"{fmt.format(est)} [{fmt.format(lo)}, {fmt.format(hi)}]"
+
+
+def format_strength(st: StrengthAnalysis) -> str:
+    """Markdown tables: pairings, Elo ladder, rung gains, saturation and notes."""
+    out = [f"## Agent strength: {st.name}", "", f"Runs: {', '.join(st.runs)}.", ""]
+    out += ["| agent a | agent b | games | units | win share of a [95% CI] |", "|---|---|---|---|---|"]
+    for r in st.pairs.iter_rows(named=True):
+        out.append(
+            f"| {r['agent_a']} | {r['agent_b']} | {r['games']} | {r['units']} | "
+            f"{_ci(r['share_a'], r['lo'], r['hi'])} |"
+        )
+    out += ["", f"Bradley–Terry Elo (anchor {st.anchor} = 0; 95% CI):", ""]
+    out += ["| agent | games | score | Elo [95% CI] |", "|---|---|---|---|"]
+    for r in st.ratings.iter_rows(named=True):
+        out.append(
+            f"| {r['agent']} | {r['games']} | {r['score']:g} | "
+            f"{_ci(r['elo'], r['elo_lo'], r['elo_hi'], 0, True)} |"
+        )
+    if st.gains.height:
+        out += ["", "| from | to | Elo gain [95% CI] | one-sided p |", "|---|---|---|---|"]
+        for r in st.gains.iter_rows(named=True):
+            out.append(
+                f"| {r['from']} | {r['to']} | {_ci(r['gain'], r['lo'], r['hi'], 0, True)} | "
+                f"{r['p_one_sided']:.3g} |"
+            )
+    out += ["", st.saturation]
+    out += [f"\nNote: {n}" for n in st.notes]
+    return "\n".join(out) + "\n"
+
+
+def write_strength(
+    st: StrengthAnalysis, reports_root: pathlib.Path | str = pathlib.Path("reports")
+) -> dict[str, pathlib.Path]:
+    """Writes ``reports_root/<name>/strength.md``, ``strength_ratings.csv``, ``strength_pairs.csv``
+    and ``figures/elo_ladder.png|svg``; returns their paths."""
+    from .figures.save import save_figure
+    from .figures.strength import elo_figure
+
+    out = pathlib.Path(reports_root) / st.name
+    out.mkdir(parents=True, exist_ok=True)
+    paths = {
+        "markdown": out / "strength.md",
+        "ratings": out / "strength_ratings.csv",
+        "pairs": out / "strength_pairs.csv",
+    }
+    paths["markdown"].write_text(format_strength(st), encoding="utf-8")
+    st.ratings.write_csv(paths["ratings"])
+    st.pairs.write_csv(paths["pairs"])
+    paths["figure"] = save_figure(elo_figure(st), out / "figures", "elo_ladder")
+    return paths
