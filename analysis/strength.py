@@ -155,11 +155,8 @@ def _pair_table(units: pl.DataFrame) -> pl.DataFrame:
                 "sources": ", ".join(sorted(set(g["source"].to_list()))),
             }
         )
-    out = pl.DataFrame(recs)
-    return out.sort(
-        pl.col("agent_a").map_elements(lambda s: str(ladder_key(s)), return_dtype=pl.String),
-        pl.col("agent_b").map_elements(lambda s: str(ladder_key(s)), return_dtype=pl.String),
-    )
+    recs.sort(key=lambda r: (ladder_key(r["agent_a"]), ladder_key(r["agent_b"])))
+    return pl.DataFrame(recs)
 
 
 def _strongly_connected(agents: list[str], units: pl.DataFrame) -> bool:
