@@ -20,6 +20,23 @@ pub trait Agent<G: Game>: Send {
     fn choose(&mut self, view: &View<G>, rng: &mut Rng) -> G::Action;
 }
 
+/// Allowed parameter names per agent.
+fn allowed_params(name: &str) -> &'static [&'static str] {
+    match name {
+        "mcts" => &["iters", "c", "bias", "rollout"],
+        _ => &[],
+    }
+}
+
+fn allowed_list(name: &str) -> String {
+    let allowed = allowed_params(name);
+    if allowed.is_empty() {
+        "none".to_string()
+    } else {
+        allowed.join(", ")
+    }
+}
+
 /// A parsed agent spec.
 #[derive(Debug, Clone, PartialEq)]
 pub struct AgentSpec {
@@ -46,7 +63,10 @@ impl AgentSpec {
             for item in rest.split(',').filter(|s| !s.trim().is_empty()) {
                 let (k, v) = item.split_once('=').ok_or_else(|| Error::BadAgentParam {
                     spec: spec.to_string(),
-                    message: format!("parameter {item:?} is not key=value"),
+                    message: format!(
+                        "parameter {item:?} is not key=value; allowed keys for {name}: {}",
+                        allowed_list(name)
+                    ),
                 })?;
                 params.push((k.trim().to_string(), v.trim().to_string()));
             }
@@ -59,19 +79,11 @@ impl AgentSpec {
         Ok(parsed)
     }
 
-    /// Allowed parameter names per agent.
-    fn allowed_params(&self) -> &'static [&'static str] {
-        match self.name.as_str() {
-            "mcts" => &["iters", "c", "bias", "rollout"],
-            _ => &[],
-        }
-    }
-
     fn check_params(&self) -> Result<()> {
-        let allowed = self.allowed_params();
+        let allowed = allowed_params(&self.name);
         for (k, _) in &self.params {
             if !allowed.contains(&k.as_str()) {
-                let names = if allowed.is_empty() { "none".to_string() } else { allowed.join(", ") };
+                let names = allowed_list(&self.name);
                 return Err(Error::BadAgentParam {
                     spec: self.spec.clone(),
                     message: format!("unknown parameter {k:?} for agent {:?}; allowed: {names}", self.name),
