@@ -1,6 +1,6 @@
 //! Agent specs, determinism, and that MCTS never reads hidden information.
 
-use super::{Agent, AgentSpec};
+use super::AgentSpec;
 use crate::error::Error;
 use crate::game::{Game, View};
 use crate::games::alhambra::data::SCORING_A;
