@@ -763,10 +763,12 @@ impl City {
         disc[u as usize] = *time;
         low[u as usize] = *time;
         let (x, y) = self.grid_pos(u);
-        let walls = TILES[u as usize].walls;
-        for (dx, dy, side, facing) in DIRS {
-            let v = self.cell(x + dx, y + dy);
-            if v == EMPTY || walls & side != 0 || TILES[v as usize].walls & facing != 0 {
+        let i = y as usize * G + x as usize;
+        let walls = WALLS[u as usize];
+        for d in 0..4 {
+            // Tiles keep a 3-square margin to the grid's border: the neighbour exists.
+            let v = self.cells[(i as isize + STEP[d]) as usize];
+            if v == EMPTY || walls & SIDE[d] != 0 || WALLS[v as usize] & FACING[d] != 0 {
                 continue;
             }
             if disc[v as usize] == 0 {

@@ -419,30 +419,29 @@ impl Alhambra {
     /// card sets count once.
     fn take_options(&self, out: &mut Vec<Action>) {
         let n = self.display_len as usize;
-        let mut seen = [u32::MAX; 16];
-        let mut n_seen = 0;
-        for mask in 1u8..(1 << n) {
-            let mut total = 0;
-            let mut key = [0u8; 4];
-            let mut k = 0;
-            for i in 0..n {
-                if mask >> i & 1 == 1 {
-                    total += value_of(self.display[i]);
-                    key[k] = self.display[i] + 1;
-                    k += 1;
+        let d = &self.display[..n];
+        // Equal cards: a set using slot j but not an equal card's earlier slot i is the same
+        // as one using i instead; only the latter (canonical) is offered.
+        let mut pairs = [(0u8, 0u8); 6];
+        let mut n_pairs = 0;
+        for i in 0..n {
+            for j in i + 1..n {
+                if d[i] == d[j] {
+                    pairs[n_pairs] = (1 << i, 1 << j);
+                    n_pairs += 1;
                 }
             }
-            if k > 1 && total > 5 {
-                continue;
+        }
+        let mut total = [0u8; 16];
+        for mask in 1u8..(1 << n) {
+            let low = mask.trailing_zeros() as usize;
+            total[mask as usize] = total[(mask & (mask - 1)) as usize] + value_of(d[low]) as u8;
+            let single = mask & (mask - 1) == 0;
+            if (single || total[mask as usize] <= 5)
+                && (n_pairs == 0 || !pairs[..n_pairs].iter().any(|&(a, b)| mask & b != 0 && mask & a == 0))
+            {
+                out.push(Action::Take { mask });
             }
-            key[..k].sort_unstable();
-            let key = u32::from_le_bytes(key);
-            if seen[..n_seen].contains(&key) {
-                continue;
-            }
-            seen[n_seen] = key;
-            n_seen += 1;
-            out.push(Action::Take { mask });
         }
     }
 
