@@ -23,7 +23,7 @@ def advantage_figure(s: StudyAnalysis) -> Figure:
         aerr = np.vstack([a - adv["adj_lo"].to_numpy(), adv["adj_hi"].to_numpy() - a])
         ax.errorbar(x + 0.12, a, yerr=aerr, fmt="s", capsize=4, label="adjusted for starting hand")
     ax.axhline(0, color="grey", lw=1)
-    ax.set_xticks(x, [f"{lab}\n({n} players)" for lab, n in zip(adv["label"], adv["n_players"], strict=True)])
+    ax.set_xticks(x, adv["cell"].to_list(), rotation=25, ha="right", fontsize=8)
     ax.set_ylabel("start-player advantage (win rate)")
     ax.set_title("Start-player advantage with 95% intervals")
     ax.legend(fontsize=8)

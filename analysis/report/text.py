@@ -18,38 +18,55 @@ def ci(est: float, lo: float, hi: float, digits: int = 3) -> str:
     return f"{est:.{digits}f} [{lo:.{digits}f}, {hi:.{digits}f}]"
 
 
+def _span(values: list[float], fmt: str) -> str:
+    lo, hi = min(values), max(values)
+    return format(lo, fmt) if lo == hi else f"{format(lo, fmt)} to {format(hi, fmt)}"
+
+
 def summary_paragraph(s: StudyAnalysis) -> str:
-    """One paragraph of findings in plain words."""
+    """One short paragraph of findings in plain words (the details follow in the sections)."""
     parts: list[str] = []
     unit = "deals (paired seats)" if s.paired else "games"
     total = int(s.advantage["games"].sum()) if s.advantage.height else 0
-    parts.append(f"This study played {total} games in {len(s.rows)} cells; the unit of analysis is {unit}.")
-    for r in s.advantage.iter_rows(named=True):
-        txt = f"In {r['label']} ({r['n_players']} players), {r['verdict']}"
-        txt += f": seat-0 win rate minus 1/n = {ci(r['advantage'], r['lo'], r['hi'])}"
-        if r.get("adjusted") is not None and not math.isnan(r["adjusted"]):
-            txt += f", or {ci(r['adjusted'], r['adj_lo'], r['adj_hi'])} after adjusting for the starting hand"
-        parts.append(txt + ".")
+    parts.append(f"This study played {total:,} games in {len(s.rows)} cells; the unit of analysis is {unit}.")
+    if s.advantage.height:
+        rows = list(s.advantage.iter_rows(named=True))
+        more = [r for r in rows if r["lo"] > 0]
+        less = [r for r in rows if r["hi"] < 0]
+        none = len(rows) - len(more) - len(less)
+        bits = []
+        if more:
+            bits.append(f"wins more often than fair in {len(more)} of {len(rows)} cells")
+        if less:
+            bits.append(f"wins less often than fair in {len(less)} of {len(rows)} cells")
+        if none:
+            bits.append(f"shows no detectable advantage in {none} of {len(rows)} cells")
+        parts.append(
+            "The start player "
+            + ", ".join(bits)
+            + f" (seat-0 win rate − 1/n from {_span([r['advantage'] for r in rows], '+.3f')})."
+        )
+        adjusted = [r for r in rows if r.get("adjusted") is not None and not math.isnan(r["adjusted"])]
+        if adjusted:
+            parts.append(
+                "Holding the starting hand fixed (the start player is dealt the fewest cards), "
+                f"moving first is worth {_span([r['adjusted'] for r in adjusted], '+.3f')}."
+            )
     if s.dirk.height:
+        shares = []
         for cid in s.dirk["cell"].unique(maintain_order=True):
             t = s.dirk.filter((pl.col("cell") == cid) & pl.col("stat").str.starts_with("Dirk outscored"))
-            parts.append(
-                f"With Dirk ({s.label(cid)}), Dirk would have outscored the winner in "
-                f"{t['estimate'][0]:.1%} of games (95% CI {t['lo'][0]:.1%} to {t['hi'][0]:.1%})."
-            )
+            shares.append(f"{s.label(cid)}: {t['estimate'][0]:.1%}")
+        parts.append("Dirk would have outscored the winner in " + "; ".join(shares) + " of games.")
     if s.comparisons.height:
-        sig = s.comparisons.filter(pl.col("reject"))
+        n_sig = int(s.comparisons["reject"].sum())
         n = s.comparisons.height
-        if sig.height:
-            parts.append(
-                f"Of {n} variant comparisons, {sig.height} show a difference after Holm correction: "
-                + "; ".join(sig["verdict"].to_list())
-                + "."
-            )
-        else:
-            parts.append(
-                f"None of the {n} variant comparisons shows a detectable difference after Holm correction."
-            )
+        parts.append(
+            f"{n_sig} of {n} variant comparisons show a difference after Holm correction "
+            "(see Variant comparisons)."
+            if n_sig
+            else f"None of the {n} variant comparisons shows a detectable difference after Holm correction."
+        )
     if s.warnings:
         parts.append(
             f"{len(s.warnings)} cell(s) have intervals too wide for a firm verdict (see the warnings)."
