@@ -146,6 +146,16 @@ def main() -> int:
         # CPU the workers got while playing: below 1 when other processes shared the cores
         "worker_cpu_share": round(man["task_cpu_seconds"] / man["task_seconds"], 3),
         "worker_games_per_cpu_s": round(man["games_done"] / man["task_cpu_seconds"], 1),
+        # what the efficiency would be had the workers had their cores to themselves (an estimate:
+        # busy fraction x per-CPU-second speed of a worker relative to the single-core rate)
+        "efficiency_estimate_cores_free": round(
+            man["task_seconds"]
+            / (man["compute_seconds"] * args.workers)
+            * man["games_done"]
+            / man["task_cpu_seconds"]
+            / single,
+            3,
+        ),
         "driver_write_s": man["write_seconds"],
         "batches": man["batches"],
         "load_average_before_after": [load_before, list(os.getloadavg())],
@@ -171,7 +181,8 @@ def main() -> int:
     print(
         f"  one worker plays at {result['worker_speed_ratio']:.3f} x the single-core rate; workers busy "
         f"{result['busy_fraction']:.3f} of the time and got {result['worker_cpu_share']:.3f} of a core "
-        f"({result['worker_games_per_cpu_s']:,.0f} games per CPU second); load average before/after "
+        f"({result['worker_games_per_cpu_s']:,.0f} games per CPU second; efficiency had the cores been free "
+        f"~{result['efficiency_estimate_cores_free']:.3f}); load average before/after "
         f"{result['load_average_before_after']} (other processes on the machine lower the figures)"
     )
     RESULTS.mkdir(parents=True, exist_ok=True)
