@@ -50,7 +50,7 @@ class BatchSizer:
         target_seconds: float = 2.0,
         fixed_games: int | None = None,
         max_games: int = 1_000_000,
-        first_games: int = 16,
+        first_games: int = 1,
     ) -> None:
         self.study = study
         self.target_seconds = target_seconds
