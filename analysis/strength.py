@@ -143,15 +143,16 @@ def _pair_table(units: pl.DataFrame) -> pl.DataFrame:
     recs: list[dict[str, Any]] = []
     for (a, b), g in units.group_by(["agent_a", "agent_b"], maintain_order=True):
         est = clustered_wilson(g["share_a"].to_numpy())
+        share = float(g["score_a"].sum() / g["games"].sum())
         recs.append(
             {
                 "agent_a": str(a),
                 "agent_b": str(b),
                 "games": int(g["games"].sum()),
                 "units": g.height,
-                "share_a": float(g["score_a"].sum() / g["games"].sum()),
-                "lo": est.lo,
-                "hi": est.hi,
+                "share_a": share,
+                "lo": min(est.lo, share),  # guards against rounding at 0 and 1
+                "hi": max(est.hi, share),
                 "sources": ", ".join(sorted(set(g["source"].to_list()))),
             }
         )
@@ -219,15 +220,22 @@ def fit_bradley_terry(
         raise ValueError(f"anchor {anchor!r} is not among the agents: {', '.join(agents)}")
     fit_units = units.select("agent_a", "agent_b", "games", "score_a")
     if not _strongly_connected(agents, units):
-        prior = (
-            fit_units.select("agent_a", "agent_b")
-            .unique()
-            .with_columns(pl.lit(1, dtype=pl.Int64).alias("games"), pl.lit(0.5).alias("score_a"))
+        one_sided = (
+            fit_units.group_by("agent_a", "agent_b")
+            .agg(pl.col("score_a").sum(), pl.col("games").sum())
+            .filter((pl.col("score_a") == 0) | (pl.col("score_a") == pl.col("games")))
+        )
+        prior = one_sided.select(
+            "agent_a", "agent_b", pl.lit(1, dtype=pl.Int64).alias("games"), pl.lit(0.5).alias("score_a")
         )
         fit_units = pl.concat([fit_units.with_columns(pl.col("games").cast(pl.Int64)), prior])
+        names = ", ".join(
+            f"{a} vs {b}" for a, b in prior.select("agent_a", "agent_b").sort("agent_a").iter_rows()
+        )
         notes.append(
             "Some agents never lost (or never won) against the rest, so the maximum-likelihood fit is "
-            "undefined; one virtual tied game per pairing was added (a weak prior towards equal strength)."
+            f"undefined; one virtual tied game was added to each one-sided pairing ({names}): a weak "
+            "prior towards equal strength that keeps those Elo values finite (read them as bounds)."
         )
     free = [a for a in agents if a != anchor]
     index = {a: i for i, a in enumerate(free)}
@@ -315,19 +323,47 @@ def _gains(ratings: pl.DataFrame, cov: np.ndarray, agents: list[str]) -> tuple[p
     mcts_steps = [r for r in recs if _iters(r["from"]) is not None]
     if not mcts_steps:
         return gains, "No two MCTS rungs with different iterations: saturation cannot be assessed."
-    for r in mcts_steps:
-        if not r["significant"]:
-            return gains, (
-                f"Strength rises with iterations up to {r['from']}; the next rung {r['to']} gains "
-                f"{r['gain']:+.0f} Elo [{r['lo']:+.0f}, {r['hi']:+.0f}], not significantly above 0: "
-                f"strength saturates at {r['from']} (at this sample size; a smaller gain may remain)."
-            )
-    top = mcts_steps[-1]
-    return gains, (
-        f"Every MCTS rung is significantly stronger than the one below, up to {top['to']} "
-        f"({top['gain']:+.0f} Elo [{top['lo']:+.0f}, {top['hi']:+.0f}] over {top['from']}): "
-        "no saturation within the ladder."
+    mcts_rungs = [r["from"] for r in mcts_steps] + [mcts_steps[-1]["to"]]
+
+    def diff(lower: str, upper: str) -> tuple[float, float, float]:
+        i, j = agents.index(lower), agents.index(upper)
+        se = math.sqrt(max(cov[i, i] + cov[j, j] - 2 * cov[i, j], 0.0)) * ELO_PER_LOGIT
+        g = elo[upper] - elo[lower]
+        return g, g - Z95 * se, g + Z95 * se
+
+    first = next((r for r in mcts_steps if not r["significant"]), None)
+    if first is None:
+        top = mcts_steps[-1]
+        return gains, (
+            f"Every MCTS rung is significantly stronger than the one below, up to {top['to']} "
+            f"({top['gain']:+.0f} Elo [{top['lo']:+.0f}, {top['hi']:+.0f}] over {top['from']}): "
+            "no saturation within the ladder."
+        )
+    text = (
+        f"First MCTS step without a significant gain: {first['from']} → {first['to']} "
+        f"({first['gain']:+.0f} Elo [{first['lo']:+.0f}, {first['hi']:+.0f}]), so by the next-rung rule "
+        f"strength saturates at {first['from']}."
     )
+    # a plateau also needs that no higher rung is significantly stronger than the saturation rung
+    plateau = next(
+        (k for k in mcts_rungs if all(diff(k, u)[1] <= 0 for u in mcts_rungs[mcts_rungs.index(k) + 1 :])),
+        mcts_rungs[-1],
+    )
+    if plateau != first["from"]:
+        g, lo, hi = diff(first["from"], mcts_rungs[-1])
+        text += (
+            f" But {mcts_rungs[-1]} is significantly stronger than {first['from']} ({g:+.0f} Elo "
+            f"[{lo:+.0f}, {hi:+.0f}]): that step is under-powered, not a plateau. "
+        )
+        text += (
+            f"No rung above {plateau} is significantly stronger than it"
+            if plateau != mcts_rungs[-1]
+            else "Strength still rises up to the top rung"
+        )
+        text += " at this sample size; more games are needed to locate saturation."
+    else:
+        text += f" No higher rung is significantly stronger than {first['from']} (at this sample size)."
+    return gains, text
 
 
 def strength_from_rows(

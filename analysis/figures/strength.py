@@ -24,7 +24,7 @@ def elo_figure(st: StrengthAnalysis) -> Figure:
     )
     x = np.arange(r.height)
     elo = r["elo"].to_numpy()
-    err = np.vstack([elo - r["elo_lo"].to_numpy(), r["elo_hi"].to_numpy() - elo])
+    err = np.clip(np.vstack([elo - r["elo_lo"].to_numpy(), r["elo_hi"].to_numpy() - elo]), 0, None)
     ax.errorbar(x, elo, yerr=err, fmt="o-", capsize=5, color="tab:blue")
     for xi, e in zip(x, elo, strict=True):
         ax.annotate(f"{e:+.0f}", (xi, e), textcoords="offset points", xytext=(8, -4), fontsize=8)
@@ -39,7 +39,7 @@ def elo_figure(st: StrengthAnalysis) -> Figure:
     p = st.pairs
     y = np.arange(p.height)[::-1]
     share = p["share_a"].to_numpy()
-    perr = np.vstack([share - p["lo"].to_numpy(), p["hi"].to_numpy() - share])
+    perr = np.clip(np.vstack([share - p["lo"].to_numpy(), p["hi"].to_numpy() - share]), 0, None)
     bx.errorbar(share, y, xerr=perr, fmt="s", capsize=4, color="tab:green")
     bx.axvline(0.5, color="k", lw=0.8, ls="--")
     bx.set_yticks(y)
