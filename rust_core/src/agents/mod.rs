@@ -93,6 +93,14 @@ impl AgentSpec {
         Ok(())
     }
 
+    /// Parameter `key=v` as a number in `lo..=hi` (`what` describes the allowed values).
+    fn number<T: std::str::FromStr + PartialOrd>(&self, key: &str, v: &str, lo: T, hi: T, what: &str) -> Result<T> {
+        v.parse::<T>()
+            .ok()
+            .filter(|x| *x >= lo && *x <= hi)
+            .ok_or_else(|| self.bad(format!("{key}={v}: allowed {what}")))
+    }
+
     fn bad(&self, message: String) -> Error {
         Error::BadAgentParam { spec: self.spec.clone(), message }
     }
@@ -103,27 +111,9 @@ impl AgentSpec {
         let mut cfg = mcts::MctsConfig::default();
         for (k, v) in &self.params {
             match k.as_str() {
-                "iters" => {
-                    cfg.iters = v
-                        .parse()
-                        .ok()
-                        .filter(|i| (1..=1_000_000).contains(i))
-                        .ok_or_else(|| self.bad(format!("iters={v}: allowed an integer 1..=1000000")))?
-                }
-                "c" => {
-                    cfg.c = v
-                        .parse()
-                        .ok()
-                        .filter(|c: &f64| (0.0..=100.0).contains(c))
-                        .ok_or_else(|| self.bad(format!("c={v}: allowed a number 0..=100")))?
-                }
-                "bias" => {
-                    cfg.bias = v
-                        .parse()
-                        .ok()
-                        .filter(|b: &f64| (0.0..=100.0).contains(b))
-                        .ok_or_else(|| self.bad(format!("bias={v}: allowed a number 0..=100")))?
-                }
+                "iters" => cfg.iters = self.number(k, v, 1, 1_000_000, "an integer 1..=1000000")?,
+                "c" => cfg.c = self.number(k, v, 0.0, 100.0, "a number 0..=100")?,
+                "bias" => cfg.bias = self.number(k, v, 0.0, 100.0, "a number 0..=100")?,
                 "rollout" => {
                     cfg.rollout = match v.as_str() {
                         "random" => mcts::Rollout::Random,

@@ -429,22 +429,12 @@ impl City {
         let mut stack = [(0i8, 0i8); G * 4];
         let mut top = 0;
         // The border of the extended box is empty and outside.
-        for x in x0..=x1 {
-            for y in [y0, y1] {
-                if !seen.has(x, y) {
-                    seen.add(x, y);
-                    stack[top] = (x as i8, y as i8);
-                    top += 1;
-                }
-            }
-        }
-        for y in y0..=y1 {
-            for x in [x0, x1] {
-                if !seen.has(x, y) {
-                    seen.add(x, y);
-                    stack[top] = (x as i8, y as i8);
-                    top += 1;
-                }
+        let border = (x0..=x1).flat_map(|x| [(x, y0), (x, y1)]).chain((y0..=y1).flat_map(|y| [(x0, y), (x1, y)]));
+        for (x, y) in border {
+            if !seen.has(x, y) {
+                seen.add(x, y);
+                stack[top] = (x as i8, y as i8);
+                top += 1;
             }
         }
         let mut big: Vec<(i8, i8)> = Vec::new(); // overflow only for unusually long borders
