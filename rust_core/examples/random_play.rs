@@ -17,7 +17,10 @@ fn main() {
     let cols = registry::simulate("alhambra", &json!({}), &agents, 1, 0, games, false).expect("runs");
     let dt = t.elapsed().as_secs_f64();
     let wins: Vec<f64> = (0..players)
-        .map(|p| cols.win.iter().zip(&cols.player).filter(|(_, q)| **q == p as i32).map(|(w, _)| w).sum::<f64>() / games as f64)
+        .map(|p| {
+            cols.win.iter().zip(&cols.player).filter(|(_, q)| **q == p as i32).map(|(w, _)| w).sum::<f64>()
+                / games as f64
+        })
         .collect();
     println!("{agents:?}: {games} games in {dt:.2}s = {:.0} games/s; win share by player {wins:?}", games as f64 / dt);
 }

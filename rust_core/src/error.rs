@@ -20,11 +20,9 @@ impl fmt::Display for Error {
             Error::UnknownGame { name, allowed } => {
                 write!(f, "unknown game {name:?}; allowed: {}", allowed.join(", "))
             }
-            Error::UnknownOption { game, name, allowed } => write!(
-                f,
-                "unknown variant option {name:?} for game {game:?}; allowed: {}",
-                allowed.join(", ")
-            ),
+            Error::UnknownOption { game, name, allowed } => {
+                write!(f, "unknown variant option {name:?} for game {game:?}; allowed: {}", allowed.join(", "))
+            }
             Error::BadValue { option, value, allowed } => {
                 write!(f, "bad value {value} for option {option:?}; allowed: {allowed}")
             }

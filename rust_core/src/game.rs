@@ -119,8 +119,7 @@ impl<'a, G: Game> View<'a, G> {
 /// Ranks (1 = best, ties share the best rank) and win shares (1/k for a k-way tie for
 /// first) of a score vector.
 pub fn ranks_and_wins(scores: &[i64]) -> (Vec<u32>, Vec<f64>) {
-    let ranks: Vec<u32> =
-        scores.iter().map(|s| 1 + scores.iter().filter(|o| *o > s).count() as u32).collect();
+    let ranks: Vec<u32> = scores.iter().map(|s| 1 + scores.iter().filter(|o| *o > s).count() as u32).collect();
     let firsts = ranks.iter().filter(|r| **r == 1).count() as f64;
     let wins = ranks.iter().map(|r| if *r == 1 { 1.0 / firsts } else { 0.0 }).collect();
     (ranks, wins)

@@ -41,9 +41,7 @@ impl<'a> Options<'a> {
             Value::Null => Map::new(),
             Value::Object(m) => m.clone(),
             other => {
-                return Err(Error::Invalid(format!(
-                    "variant must be an object of option names to values, got {other}"
-                )))
+                return Err(Error::Invalid(format!("variant must be an object of option names to values, got {other}")))
             }
         };
         for key in map.keys() {

@@ -59,6 +59,13 @@ pub fn simulate(
     with_game!(game, G => batch::simulate::<G>(variant, agents, seed, start, count, pair_seats))
 }
 
-pub fn replay(game: &str, variant: &Value, agents: &[String], seed: u64, index: u64, pair_seats: bool) -> Result<Value> {
+pub fn replay(
+    game: &str,
+    variant: &Value,
+    agents: &[String],
+    seed: u64,
+    index: u64,
+    pair_seats: bool,
+) -> Result<Value> {
     with_game!(game, G => batch::replay::<G>(variant, agents, seed, index, pair_seats))
 }

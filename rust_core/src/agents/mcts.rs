@@ -135,7 +135,8 @@ impl<G: Game> MctsAgent<G> {
                 self.values.clear();
                 state.greedy_values(&self.legal, &mut self.values);
                 let best = best_index(&self.values[..untried], rng);
-                let (lo, hi) = self.values.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), &v| (l.min(v), h.max(v)));
+                let (lo, hi) =
+                    self.values.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), &v| (l.min(v), h.max(v)));
                 let prior = if hi > lo { (self.values[best] - lo) / (hi - lo) } else { 1.0 };
                 let a = self.legal[best];
                 let child = self.add_child(node, a, mover, prior);

@@ -33,7 +33,9 @@ fn specs_parse_and_reject_with_names() {
     let cfg = s.mcts_config().unwrap();
     assert_eq!((cfg.iters, cfg.c), (800, 1.2));
     assert!(matches!(AgentSpec::parse("alphazero"), Err(Error::UnknownAgent { .. })));
-    for bad in ["mcts:iters=0", "mcts:iters=x", "mcts:c=-1", "mcts:rollout=smart", "mcts:depth=2", "greedy:x=1", "mcts:iters"] {
+    for bad in
+        ["mcts:iters=0", "mcts:iters=x", "mcts:c=-1", "mcts:rollout=smart", "mcts:depth=2", "greedy:x=1", "mcts:iters"]
+    {
         let e = AgentSpec::parse(bad).unwrap_err();
         assert!(matches!(e, Error::BadAgentParam { .. }), "{bad}: {e}");
         assert!(e.to_string().contains("allowed") || e.to_string().contains("key=value"), "{bad}: {e}");

@@ -41,7 +41,12 @@ impl<G: Game> Setup<G> {
     pub fn new(variant: &Value, agents: &[String]) -> Result<Self> {
         let n = agents.len();
         if !(G::MIN_PLAYERS..=G::MAX_PLAYERS).contains(&n) {
-            return Err(Error::PlayerCount { game: G::NAME.into(), count: n, min: G::MIN_PLAYERS, max: G::MAX_PLAYERS });
+            return Err(Error::PlayerCount {
+                game: G::NAME.into(),
+                count: n,
+                min: G::MIN_PLAYERS,
+                max: G::MAX_PLAYERS,
+            });
         }
         let agents = agents.iter().map(|a| AgentSpec::parse(a)).collect::<Result<Vec<_>>>()?;
         let variant = G::parse_variant(variant, n)?;

@@ -52,8 +52,7 @@ fn validate(game: &str, variant_json: &str, agents: Vec<String>) -> PyResult<()>
 }
 
 fn field(name: &str, dt: DataType, nullable: bool, description: &str) -> Field {
-    Field::new(name, dt, nullable)
-        .with_metadata(HashMap::from([("description".to_string(), description.to_string())]))
+    Field::new(name, dt, nullable).with_metadata(HashMap::from([("description".to_string(), description.to_string())]))
 }
 
 fn to_batch(game: &str, c: Columns) -> Result<RecordBatch, arrow_schema::ArrowError> {
@@ -190,9 +189,7 @@ fn alhambra_outer_wall_length(city: Vec<(i32, i32, i64)>, rule: &str) -> PyResul
     let rule = match rule {
         "trail" => WallRule::Trail,
         "simple_path" => WallRule::SimplePath,
-        other => {
-            return Err(PyValueError::new_err(format!("bad rule {other:?}; allowed: \"trail\", \"simple_path\"")))
-        }
+        other => return Err(PyValueError::new_err(format!("bad rule {other:?}; allowed: \"trail\", \"simple_path\""))),
     };
     Ok(city_from(city)?.longest_wall(rule))
 }

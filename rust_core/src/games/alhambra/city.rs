@@ -85,13 +85,11 @@ const STEP: [isize; 4] = [-(G as isize), 1, G as isize, -1];
 const SIDE: [u8; 4] = [N, E, S, W];
 const FACING: [u8; 4] = [S, W, N, E];
 /// The 8 surrounding squares clockwise from north (see `RING_OK`).
-const RING_STEP: [isize; 8] = [
-    -(G as isize), -(G as isize) + 1, 1, G as isize + 1, G as isize, G as isize - 1, -1, -(G as isize) - 1,
-];
+const RING_STEP: [isize; 8] =
+    [-(G as isize), -(G as isize) + 1, 1, G as isize + 1, G as isize, G as isize - 1, -1, -(G as isize) - 1];
 /// Squares within two orthogonal steps.
-const DIAMOND: [(i32, i32); 13] = [
-    (0, -2), (-1, -1), (0, -1), (1, -1), (-2, 0), (-1, 0), (0, 0), (1, 0), (2, 0), (-1, 1), (0, 1), (1, 1), (0, 2),
-];
+const DIAMOND: [(i32, i32); 13] =
+    [(0, -2), (-1, -1), (0, -1), (1, -1), (-2, 0), (-1, 0), (0, 0), (1, 0), (2, 0), (-1, 1), (0, 1), (1, 1), (0, 2)];
 const WALLS: [u8; 256] = {
     let mut w = [0u8; 256];
     let mut i = 0;
@@ -238,10 +236,12 @@ impl City {
 
     /// `(x, y, tile_id)` of every city tile (fountain excluded), by tile id.
     pub fn layout(&self) -> Vec<(i32, i32, u8)> {
-        self.iter_tiles().map(|id| {
-            let (x, y) = self.coords(id);
-            (x, y, id)
-        }).collect()
+        self.iter_tiles()
+            .map(|id| {
+                let (x, y) = self.coords(id);
+                (x, y, id)
+            })
+            .collect()
     }
 
     pub fn iter_tiles(&self) -> impl Iterator<Item = u8> + '_ {
@@ -523,11 +523,7 @@ impl City {
                 let mine = tile.walls & side != 0;
                 let theirs = nw & facing != 0;
                 if mine != theirs {
-                    return Some(if mine {
-                        "a wall meets an open side"
-                    } else {
-                        "an open side meets a wall"
-                    });
+                    return Some(if mine { "a wall meets an open side" } else { "an open side meets a wall" });
                 }
                 open_link |= !mine;
             }
@@ -692,8 +688,7 @@ impl City {
                 // No empty orthogonal neighbour may end up with tiles on all four sides.
                 let pocket = (0..4).any(|d| {
                     let n = (i as isize + STEP[d]) as usize;
-                    self.cells[n] == EMPTY
-                        && STEP.iter().all(|&e| (n as isize + e) as usize == i || at(n, e) != EMPTY)
+                    self.cells[n] == EMPTY && STEP.iter().all(|&e| (n as isize + e) as usize == i || at(n, e) != EMPTY)
                 });
                 MAYBE_AREA | if pocket { 0 } else { OK_CELL }
             }
@@ -816,11 +811,7 @@ impl City {
                 for gy in self.y0..=self.y1 {
                     for gx in self.x0..=self.x1 {
                         if self.cell(gx, gy) == EMPTY && !out.has(gx, gy) {
-                            return Err(format!(
-                                "empty square ({}, {}) is enclosed",
-                                gx - self.ox,
-                                gy - self.oy
-                            ));
+                            return Err(format!("empty square ({}, {}) is enclosed", gx - self.ox, gy - self.oy));
                         }
                     }
                 }

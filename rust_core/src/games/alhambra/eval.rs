@@ -88,7 +88,8 @@ impl Alhambra {
     /// Change of the acting player's majority term when their count of `kind` changes
     /// by `delta` (−1, 0 or +1; cached per decision).
     fn majority_gain(&self, p: usize, kind: usize, delta: i8, ctx: &mut Ctx) -> f64 {
-        let mut term = |d: i8| *ctx.majority[kind][(d + 1) as usize].get_or_insert_with(|| self.majority_term(p, kind, p, d));
+        let mut term =
+            |d: i8| *ctx.majority[kind][(d + 1) as usize].get_or_insert_with(|| self.majority_term(p, kind, p, d));
         term(delta) - term(0)
     }
 
@@ -196,11 +197,8 @@ impl Alhambra {
             }
             Action::Swap { out, inn } => {
                 let (ko, ki) = (TILES[out as usize].kind as usize, TILES[inn as usize].kind as usize);
-                let maj = if ko == ki {
-                    0.0
-                } else {
-                    self.majority_gain(p, ki, 1, ctx) + self.majority_gain(p, ko, -1, ctx)
-                };
+                let maj =
+                    if ko == ki { 0.0 } else { self.majority_gain(p, ki, 1, ctx) + self.majority_gain(p, ko, -1, ctx) };
                 let (x, y) = me.city.coords(out);
                 let wall = me.city.segment_delta(x, y, Some(out), Some(inn)) as f64 * self.scorings_left();
                 maj + wall - CHURN

@@ -2,8 +2,8 @@
 
 use super::city::{City, HoleRule};
 use super::data::{
-    card, currency_of, value_of, wall_string, Card, CURRENCIES, KIND_NAMES, N_KINDS, N_TILES, SCORING_A,
-    SCORING_B, TILES,
+    card, currency_of, value_of, wall_string, Card, CURRENCIES, KIND_NAMES, N_KINDS, N_TILES, SCORING_A, SCORING_B,
+    TILES,
 };
 use super::scoring::{holds_first, majority_points};
 use super::variant::{DirkCount, Leftover, StartPlayer, Variant};
@@ -338,7 +338,8 @@ impl Alhambra {
                     k |= 1 << KIND_TAKE;
                 }
                 let me = &self.players[self.current];
-                if (0..4).any(|s| self.market[s] != NO_TILE && me.sums[s] >= TILES[self.market[s] as usize].price as u16)
+                if (0..4)
+                    .any(|s| self.market[s] != NO_TILE && me.sums[s] >= TILES[self.market[s] as usize].price as u16)
                 {
                     k |= 1 << KIND_BUY;
                 }
@@ -369,8 +370,7 @@ impl Alhambra {
         let hole = self.v.hole_rule;
         me.city.removable() != 0
             || bits(me.reserve).any(|r| me.city.has_legal_square(r, hole))
-            || (me.reserve != 0
-                && me.city.iter_tiles().any(|c| bits(me.reserve).any(|r| me.city.can_swap(c, r))))
+            || (me.reserve != 0 && me.city.iter_tiles().any(|c| bits(me.reserve).any(|r| me.city.can_swap(c, r))))
     }
 
     pub fn legal(&self, kind: Option<u32>, out: &mut Vec<Action>) {
@@ -628,7 +628,9 @@ impl Alhambra {
                     Some(t) => self.market[s] = t,
                     None => {
                         self.turns += 1;
-                        self.event(|g| json!({"event": "refill", "market": g.market_json(), "display": g.display_json()}));
+                        self.event(
+                            |g| json!({"event": "refill", "market": g.market_json(), "display": g.display_json()}),
+                        );
                         return self.end_game("bag empty");
                     }
                 }

@@ -68,9 +68,7 @@ fn single_square_hole_is_illegal_under_both_rules() {
 #[test]
 fn two_square_hole_differs_between_rules() {
     // Empty (1,1) and (2,1) become enclosed when (0,1) is filled.
-    let c = city(&[
-        (1, 0, 6), (2, 0, 13), (3, 0, 21), (3, 1, 22), (3, 2, 30), (2, 2, 31), (1, 2, 40), (0, 2, 41),
-    ]);
+    let c = city(&[(1, 0, 6), (2, 0, 13), (3, 0, 21), (3, 1, 22), (3, 2, 30), (2, 2, 31), (1, 2, 40), (0, 2, 41)]);
     c.validate(HoleRule::Area).expect("legal before");
     assert_eq!(c.placement_error(51, 0, 1, HoleRule::Area), Some("would enclose an empty area"));
     assert_eq!(c.placement_error(51, 0, 1, HoleRule::Cell), None);
@@ -153,7 +151,15 @@ fn pinch_corner_joins_walls() {
 fn walls_facing_an_enclosed_pocket_do_not_count() {
     // Under `cell` a two-square pocket is allowed; 12 (wall S) at (1,0) faces it.
     let c = city(&[
-        (1, 0, 12), (2, 0, 13), (3, 0, 21), (3, 1, 22), (3, 2, 30), (2, 2, 31), (1, 2, 40), (0, 2, 41), (0, 1, 51),
+        (1, 0, 12),
+        (2, 0, 13),
+        (3, 0, 21),
+        (3, 1, 22),
+        (3, 2, 30),
+        (2, 2, 31),
+        (1, 2, 40),
+        (0, 2, 41),
+        (0, 1, 51),
     ]);
     assert!(c.validate(HoleRule::Cell).is_ok());
     assert_eq!(c.longest_wall(WallRule::Trail), 0);
@@ -307,7 +313,9 @@ fn payment_options_are_minimal_and_complete() {
     let mut pays: Vec<Vec<usize>> = acts
         .iter()
         .map(|a| match a {
-            Action::Buy { pay, .. } => (1..=9).rev().flat_map(|v| std::iter::repeat_n(v, pay[v - 1] as usize)).collect(),
+            Action::Buy { pay, .. } => {
+                (1..=9).rev().flat_map(|v| std::iter::repeat_n(v, pay[v - 1] as usize)).collect()
+            }
             _ => unreachable!(),
         })
         .collect();
@@ -444,10 +452,12 @@ fn leftover_tiles_under_each_reading() {
             let mut acts = Vec::new();
             g.legal(None, &mut acts);
             assert!(!acts.iter().any(|a| matches!(a, Action::Dirk { .. })));
-            g.apply(Action::Reserve { tile: match acts[0] {
-                Action::Reserve { tile } | Action::Place { tile, .. } => tile,
-                _ => unreachable!(),
-            } });
+            g.apply(Action::Reserve {
+                tile: match acts[0] {
+                    Action::Reserve { tile } | Action::Place { tile, .. } => tile,
+                    _ => unreachable!(),
+                },
+            });
         }
         match want {
             Some(p) => {
@@ -609,4 +619,3 @@ fn tile_prices_in_table_order() {
     let prices: Vec<u8> = TILES[..7].iter().map(|t| t.price).collect();
     assert_eq!(prices, vec![2, 3, 4, 5, 6, 7, 8]);
 }
-
