@@ -10,6 +10,8 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
+import signal
+import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -79,10 +81,20 @@ def ray_session(workers: int | None, address: str | None) -> Iterator[int]:
             os.environ.setdefault(key, value)
         # "local": always a private instance, even if a `ray start` cluster runs on this machine
         ray.init(address="local", num_cpus=workers or os.cpu_count() or 1, include_dashboard=False, **quiet)
+    previous = None
+    if threading.current_thread() is threading.main_thread():
+        # SIGTERM (`kill`, `ray job stop`) stops the run like Ctrl-C: Ray is shut down cleanly
+        previous = signal.signal(signal.SIGTERM, _interrupt)
     try:
         yield workers or max(1, int(ray.cluster_resources().get("CPU", 1)))
     finally:
         ray.shutdown()
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
+
+
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
 
 
 @dataclass
