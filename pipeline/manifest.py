@@ -111,17 +111,6 @@ def check_compatible(out: Path, study: Study, old: dict[str, Any] | None) -> Non
         )
 
 
-def merge_games(study: Study, old: dict[str, Any] | None) -> Study:
-    """``study`` with every cell at least as many games as ``old`` recorded (a directory never shrinks)."""
-    if old is None:
-        return study
-    from dataclasses import replace
-
-    recorded = {c["id"]: int(c["games"]) for c in old["study"]["cells"]}
-    cells = [replace(c, games=max(c.games, recorded.get(c.id, 0))) for c in study.cells]
-    return replace(study, cells=cells)
-
-
 def new(study: Study, old: dict[str, Any] | None) -> dict[str, Any]:
     """A manifest for a run starting now (keeping the first start time of a continued directory)."""
     return {

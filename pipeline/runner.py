@@ -26,10 +26,20 @@ def _say(quiet: bool, message: str) -> None:
 
 
 def prepare(study: Study, out: Path) -> tuple[Study, dict[str, Any] | None]:
-    """Refuses a directory holding another study; returns the study grown to what the directory holds."""
+    """Refuses a directory holding another study; returns the study and the old manifest."""
     old = manifest.read(out)
     manifest.check_compatible(out, study, old)
-    return manifest.merge_games(study, old), old
+    return study, old
+
+
+def fit_to_data(study: Study, covered: dict[str, list[tuple[int, int]]]) -> Study:
+    """Every cell grown to cover the games already on disk (a directory's data never shrinks or has holes)."""
+    cells = []
+    for cell in study.cells:
+        end = max((b for _, b in covered.get(cell.id, [])), default=0)
+        games = max(cell.games, games_for(end, cell.n_players, study.pair_seats))
+        cells.append(replace(cell, games=games))
+    return replace(study, cells=cells)
 
 
 class DirectoryBusy(ValueError):
@@ -146,15 +156,16 @@ def _run_locked(
     max_games: int | None,
     on_written: Callable[[Progress], None] | None,
 ) -> dict[str, Any]:
+    scan = sink.scan(out, study)
+    for path, why in scan.removed:
+        _say(quiet, f"recomputing {path.relative_to(out)}: {why}")
+    study = fit_to_data(study, scan.covered)
     man = manifest.new(study, old)
     compute = 0.0
     played = 0
+    done = sum(scan.games(c.id) for c in study.cells)
+    man["games_done"] = done
     with ray_session(workers, address) as concurrency:
-        scan = sink.scan(out, study)
-        for path, why in scan.removed:
-            _say(quiet, f"recomputing {path.relative_to(out)}: {why}")
-        done = sum(scan.games(c.id) for c in study.cells)
-        man["games_done"] = done
         man["workers"] = concurrency
         manifest.write(out, man)
         sizer = BatchSizer(study, target_seconds=target_seconds, fixed_games=batch_games)

@@ -117,9 +117,19 @@ def test_more_games_extend_a_directory_and_another_study_is_refused(
     assert cli.main(["run", str(other), "--out", str(out), "--no-progress"]) == 2
     err = capsys.readouterr().err
     assert str(out) in err and "seed" in err and "another --out" in err
-    # a smaller --games never shrinks the directory
+    # a smaller --games keeps the games on disk
     man = run_study(load_study(str(path), 20), out, workers=2, progress=False, quiet=True)
     assert [c["games"] for c in man["study"]["cells"]] == [100, 100]
+    assert man["games_played"] == 0
+    # a run stopped early plans by what it asked for and what is on disk, not by the old plan
+    old = json.loads((out / "manifest.json").read_text())
+    for cell in old["study"]["cells"]:
+        cell["games"] = 1000
+    old["finished"] = None
+    (out / "manifest.json").write_text(json.dumps(old))
+    man = run_study(load_study(str(path), 40), out, workers=2, progress=False, quiet=True)
+    assert [c["games"] for c in man["study"]["cells"]] == [100, 100]
+    assert man["games_played"] == 0 and man["games_done"] == 200
 
 
 def test_cli_run_then_replay_matches_recorded_rows(write_study, tmp_path, capsys, monkeypatch):
