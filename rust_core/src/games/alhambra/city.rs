@@ -87,6 +87,8 @@ const FACING: [u8; 4] = [S, W, N, E];
 /// The 8 surrounding squares clockwise from north (see `RING_OK`).
 const RING_STEP: [isize; 8] =
     [-(G as isize), -(G as isize) + 1, 1, G as isize + 1, G as isize, G as isize - 1, -1, -(G as isize) - 1];
+/// The 3 × 3 block around a square.
+const BLOCK: [(i32, i32); 9] = [(-1, -1), (0, -1), (1, -1), (-1, 0), (0, 0), (1, 0), (-1, 1), (0, 1), (1, 1)];
 /// Squares within two orthogonal steps.
 const DIAMOND: [(i32, i32); 13] =
     [(0, -2), (-1, -1), (0, -1), (1, -1), (-2, 0), (-1, 0), (0, 0), (1, 0), (2, 0), (-1, 1), (0, 1), (1, 1), (0, 2)];
@@ -626,12 +628,22 @@ impl City {
         }
     }
 
-    /// Updates the frontier after grid square `(gx, gy)` changed: only squares within
-    /// two orthogonal steps can change (sides and the ring test read the 8 surrounding
-    /// squares, the `cell` hole test the neighbours' neighbours).
+    /// Updates the frontier after grid square `(gx, gy)` changed. Sides and the `area`
+    /// ring test read the 8 surrounding squares, so only the 3 × 3 block around the change
+    /// can differ; the `cell` test reads the neighbours' neighbours (two orthogonal steps).
     fn refresh_spots_near(&mut self, gx: i32, gy: i32) {
         let (ox, oy) = (self.ox, self.oy);
-        let near = |s: &Spot| (s.x as i32 + ox - gx).abs() + (s.y as i32 + oy - gy).abs() <= 2;
+        let reach: &[(i32, i32)] = match self.rule {
+            HoleRule::Area => &BLOCK,
+            HoleRule::Cell => &DIAMOND,
+        };
+        let near = |s: &Spot| {
+            let (dx, dy) = (s.x as i32 + ox - gx, s.y as i32 + oy - gy);
+            match self.rule {
+                HoleRule::Area => dx.abs() <= 1 && dy.abs() <= 1,
+                HoleRule::Cell => dx.abs() + dy.abs() <= 2,
+            }
+        };
         let mut i = 0;
         while i < self.n_spots as usize {
             if near(&self.spots[i]) {
@@ -641,7 +653,7 @@ impl City {
                 i += 1;
             }
         }
-        for (dx, dy) in DIAMOND {
+        for &(dx, dy) in reach {
             if let Some(spot) = self.spot_at(gx + dx, gy + dy) {
                 self.spots[self.n_spots as usize] = spot;
                 self.n_spots += 1;
