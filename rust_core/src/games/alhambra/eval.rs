@@ -20,13 +20,20 @@
 //!   (placing it is scored when it is placed), and 0.3 on the reserve;
 //! * **Dirk**: giving him a tile is scored by the change in the majority term, which is
 //!   negative when it lets him take points from `p` and positive when from an opponent;
-//! * redesigns pay a churn cost of 0.5 so they are made only when they gain.
+//! * redesigns pay a churn cost of 2 so they are made only when they clearly gain, and
+//!   count half their majority gain (the opponent can answer with a redesign of their
+//!   own); the churn cost doubles with every redesign made since money was last taken or
+//!   a tile bought, so two greedy players cannot trade a majority back and forth by
+//!   redesign for ever.
 
 use super::data::{Card, MAJORITY, N_KINDS, TILES};
 use super::scoring::kind_points;
 use super::state::{Action, Alhambra, Phase, Player, MAX_PLAYERS, NO_TILE};
 
-const CHURN: f64 = 0.5;
+const CHURN: f64 = 2.0;
+/// Share of a redesign's majority gain counted: the opponent can answer a redesign with
+/// one of their own, so a majority taken that way is worth less than one bought.
+const REDESIGN_MAJORITY: f64 = 0.5;
 const EXACT: f64 = 2.0;
 const RESERVE: f64 = 0.3;
 
@@ -91,6 +98,12 @@ impl Alhambra {
         let mut term =
             |d: i8| *ctx.majority[kind][(d + 1) as usize].get_or_insert_with(|| self.majority_term(p, kind, p, d));
         term(delta) - term(0)
+    }
+
+    /// The cost of one more redesign: doubles with each redesign since the last money
+    /// taken or tile bought.
+    fn churn(&self) -> f64 {
+        CHURN * 2f64.powi(self.redesigns_in_a_row.min(30) as i32)
     }
 
     fn scorings_left(&self) -> f64 {
@@ -187,13 +200,13 @@ impl Alhambra {
             Action::ToCity { tile, x, y } => {
                 let kind = TILES[tile as usize].kind as usize;
                 let wall = me.city.segment_delta(x as i32, y as i32, None, Some(tile)) as f64 * self.scorings_left();
-                self.majority_gain(p, kind, 1, ctx) + wall - RESERVE - CHURN
+                REDESIGN_MAJORITY * self.majority_gain(p, kind, 1, ctx) + wall - RESERVE - self.churn()
             }
             Action::ToReserve { tile } => {
                 let kind = TILES[tile as usize].kind as usize;
                 let (x, y) = me.city.coords(tile);
                 let wall = me.city.segment_delta(x, y, Some(tile), None) as f64 * self.scorings_left();
-                self.majority_gain(p, kind, -1, ctx) + wall + RESERVE - CHURN
+                REDESIGN_MAJORITY * self.majority_gain(p, kind, -1, ctx) + wall + RESERVE - self.churn()
             }
             Action::Swap { out, inn } => {
                 let (ko, ki) = (TILES[out as usize].kind as usize, TILES[inn as usize].kind as usize);
@@ -201,7 +214,7 @@ impl Alhambra {
                     if ko == ki { 0.0 } else { self.majority_gain(p, ki, 1, ctx) + self.majority_gain(p, ko, -1, ctx) };
                 let (x, y) = me.city.coords(out);
                 let wall = me.city.segment_delta(x, y, Some(out), Some(inn)) as f64 * self.scorings_left();
-                maj + wall - CHURN
+                REDESIGN_MAJORITY * maj + wall - self.churn()
             }
         }
     }

@@ -144,6 +144,9 @@ pub struct Alhambra {
     /// Scorings in which Dirk held (shared) first place, per kind.
     pub dirk_firsts: [u8; N_KINDS],
     pub turns: u32,
+    /// Redesigns since the last money taken or tile bought (public; the greedy evaluation
+    /// makes further redesigns dearer so that redesign wars end).
+    pub redesigns_in_a_row: u32,
     stalled: u8,
     /// Cards drawn from the deck since set-up, and the draw positions of the piles that
     /// hold scoring cards A and B (public knowledge, used to determinize).
@@ -199,6 +202,7 @@ impl Alhambra {
             score_after: [[None; MAX_PLAYERS + 1]; 3],
             dirk_firsts: [0; N_KINDS],
             turns: 0,
+            redesigns_in_a_row: 0,
             stalled: 0,
             deck_drawn: 0,
             pile_a: (0, 0),
@@ -501,6 +505,7 @@ impl Alhambra {
                 }
                 self.display_len = kept as u8;
                 self.stalled = 0;
+                self.redesigns_in_a_row = 0;
                 self.after_action(false);
             }
             Action::Buy { space, pay } => {
@@ -519,6 +524,7 @@ impl Alhambra {
                 self.market[s] = NO_TILE;
                 self.pending |= 1 << t;
                 self.stalled = 0;
+                self.redesigns_in_a_row = 0;
                 self.after_action(paid == price);
             }
             Action::ToCity { tile, x, y } => {
@@ -526,6 +532,7 @@ impl Alhambra {
                 me.reserve &= !(1u64 << tile);
                 me.city.put(tile, x as i32, y as i32);
                 self.stalled = 0;
+                self.redesigns_in_a_row += 1;
                 self.after_action(false);
             }
             Action::ToReserve { tile } => {
@@ -533,6 +540,7 @@ impl Alhambra {
                 me.city.take(tile);
                 me.reserve |= 1 << tile;
                 self.stalled = 0;
+                self.redesigns_in_a_row += 1;
                 self.after_action(false);
             }
             Action::Swap { out, inn } => {
@@ -540,6 +548,7 @@ impl Alhambra {
                 me.city.swap(out, inn);
                 me.reserve = (me.reserve & !(1u64 << inn)) | 1 << out;
                 self.stalled = 0;
+                self.redesigns_in_a_row += 1;
                 self.after_action(false);
             }
             Action::Pass => {
