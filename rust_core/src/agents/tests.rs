@@ -104,3 +104,15 @@ fn greedy_beats_random() {
     let greedy: f64 = cols.win.iter().zip(&cols.player).filter(|(_, p)| **p == 0).map(|(w, _)| w).sum();
     assert!(greedy >= 36.0, "greedy won {greedy} of 40");
 }
+
+#[test]
+fn greedy_games_end_well_before_the_turn_limit() {
+    // Two greedy players once traded a majority back and forth by redesign until the
+    // engine's turn limit; the evaluation now makes such wars too dear.
+    let agents = ["greedy".to_string(), "greedy".to_string()];
+    for variant in [json!({"dirk": false}), json!({})] {
+        let cols = crate::batch::simulate::<Alhambra>(&variant, &agents, 7, 0, 1_500, false).unwrap();
+        let longest = cols.turns.iter().max().copied().unwrap_or(0);
+        assert!(longest < 400, "{variant}: a game lasted {longest} turns");
+    }
+}
