@@ -459,7 +459,8 @@ def write_strength(
     st: StrengthAnalysis, reports_root: pathlib.Path | str = pathlib.Path("reports")
 ) -> dict[str, pathlib.Path]:
     """Writes ``reports_root/<name>/strength.md``, ``strength_ratings.csv``, ``strength_pairs.csv``
-    and ``figures/elo_ladder.png|svg``; returns their paths."""
+    and ``figures/strength_elo_ladder.png|svg`` (the report's own section, one run only, uses
+    ``elo_ladder``); returns their paths."""
     from .figures.save import save_figure
     from .figures.strength import elo_figure
 
@@ -473,5 +474,5 @@ def write_strength(
     paths["markdown"].write_text(format_strength(st), encoding="utf-8")
     st.ratings.write_csv(paths["ratings"])
     st.pairs.write_csv(paths["pairs"])
-    paths["figure"] = save_figure(elo_figure(st), out / "figures", "elo_ladder")
+    paths["figure"] = save_figure(elo_figure(st), out / "figures", "strength_elo_ladder")
     return paths

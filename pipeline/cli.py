@@ -158,7 +158,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="rate the agents of head-to-head runs (win shares, Bradley–Terry Elo ladder)",
         description="Win shares per pairing and a Bradley–Terry Elo ladder with 95%% intervals over "
         "every 2-player cell of two different agents in the given runs (pooled); prints the tables and "
-        "writes reports/<first study>/strength.md, strength_*.csv and figures/elo_ladder.png|svg.",
+        "writes reports/<first study>/strength.md, strength_*.csv and figures/strength_elo_ladder.png|svg.",
     )
     strength.add_argument("run_dirs", type=Path, nargs="+", metavar="RUN_DIR", help="run directories")
     strength.add_argument(
