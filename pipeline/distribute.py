@@ -11,6 +11,7 @@ import contextlib
 import logging
 import os
 import signal
+import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -58,6 +59,23 @@ def play_batch(
 
 
 @contextlib.contextmanager
+def outside_source_tree() -> Iterator[None]:
+    """Runs the body (``ray.init``) from an empty directory.
+
+    Ray puts the driver's working directory first on every worker's ``sys.path``. Started
+    from a checkout, workers would then import the source folders (``rust_core`` without its
+    compiled extension) instead of the installed packages.
+    """
+    here = os.getcwd()
+    with tempfile.TemporaryDirectory(prefix="balancelab-ray-") as empty:
+        os.chdir(empty)
+        try:
+            yield
+        finally:
+            os.chdir(here)
+
+
+@contextlib.contextmanager
 def ray_session(workers: int | None, address: str | None) -> Iterator[int]:
     """Joins the cluster at ``address``/``RAY_ADDRESS`` or starts a quiet local Ray; yields the concurrency.
 
@@ -74,13 +92,15 @@ def ray_session(workers: int | None, address: str | None) -> Iterator[int]:
         "configure_logging": True,
     }
     target = address or os.environ.get("RAY_ADDRESS")
-    if target:
-        ray.init(address=target, **quiet)
-    else:
-        for key, value in LOCAL_ENV.items():
-            os.environ.setdefault(key, value)
-        # "local": always a private instance, even if a `ray start` cluster runs on this machine
-        ray.init(address="local", num_cpus=workers or os.cpu_count() or 1, include_dashboard=False, **quiet)
+    with outside_source_tree():
+        if target:
+            ray.init(address=target, **quiet)
+        else:
+            for key, value in LOCAL_ENV.items():
+                os.environ.setdefault(key, value)
+            # "local": always a private instance, even if a `ray start` cluster runs on this machine
+            cpus = workers or os.cpu_count() or 1
+            ray.init(address="local", num_cpus=cpus, include_dashboard=False, **quiet)
     previous = None
     if threading.current_thread() is threading.main_thread():
         # SIGTERM (`kill`, `ray job stop`) stops the run like Ctrl-C: Ray is shut down cleanly
