@@ -794,10 +794,31 @@ impl City {
     }
 
     /// Replaces city tile `old` by `new` on the same square (no checks).
+    ///
+    /// The caller has checked [`City::can_swap`]: the new tile has the same open links, so
+    /// occupancy, reachability and articulation points are unchanged. Only the tile id and
+    /// the sides the neighbouring frontier squares must match can change.
     pub fn swap(&mut self, old: u8, new: u8) {
-        let (x, y) = self.coords(old);
-        self.take(old);
-        self.put(new, x, y);
+        let p = self.pos[old as usize];
+        let (gx, gy) = (p as i32 % G as i32, p as i32 / G as i32);
+        self.cells[p as usize] = new;
+        self.pos[new as usize] = p;
+        self.pos[old as usize] = NOWHERE;
+        self.tiles = (self.tiles & !(1u64 << old)) | 1 << new;
+        self.kind_counts[TILES[old as usize].kind as usize] -= 1;
+        self.kind_counts[TILES[new as usize].kind as usize] += 1;
+        if self.removable >> old & 1 == 1 {
+            self.removable = (self.removable & !(1u64 << old)) | 1 << new;
+        }
+        let (ox, oy) = (self.ox, self.oy);
+        for spot in &mut self.spots[..self.n_spots as usize] {
+            let (dx, dy) = (spot.x as i32 + ox - gx, spot.y as i32 + oy - gy);
+            if dx.abs() + dy.abs() == 1 {
+                // The neighbour's side facing the swapped square (`side` seen from the spot).
+                let (_, _, side, facing) = DIRS.iter().copied().find(|d| (d.0, d.1) == (-dx, -dy)).expect("a step");
+                spot.req = (spot.req & !side) | if WALLS[new as usize] & facing != 0 { side } else { 0 };
+            }
+        }
     }
 
     /// Checks the whole city against every placement rule.
