@@ -72,6 +72,8 @@ pub struct City {
     /// Empty squares next to the city (kept up to date on every change).
     spots: [Spot; MAX_SPOTS],
     n_spots: u8,
+    /// Index into `spots` of each grid square's frontier entry (`NO_SLOT` if none).
+    slot: [u8; G * G],
     /// The hole rule of the game: its flag is precomputed per frontier square, the
     /// other rule's is computed on demand.
     rule: HoleRule,
@@ -144,6 +146,7 @@ const RING_OK: [bool; 256] = {
 
 /// At most 55 tiles with 4 sides each border an empty square.
 const MAX_SPOTS: usize = 4 * (N_TILES + 1);
+const NO_SLOT: u8 = u8::MAX;
 const OK_AREA: u8 = 1;
 const OK_CELL: u8 = 2;
 const MAYBE_AREA: u8 = 4;
@@ -195,6 +198,7 @@ impl City {
             removable: 0,
             spots: [Spot::default(); MAX_SPOTS],
             n_spots: 0,
+            slot: [NO_SLOT; G * G],
             rule,
             trusted: true,
         };
@@ -406,6 +410,7 @@ impl City {
         self.x1 += dx;
         self.y0 += dy;
         self.y1 += dy;
+        self.update_spots(); // grid indices moved: rebuild the frontier and its slots
     }
 
     #[inline]
@@ -617,46 +622,50 @@ impl City {
     /// Recomputes the frontier: every empty square next to the city, with the sides a
     /// tile must match there and whether filling it would make a hole under each rule.
     fn update_spots(&mut self) {
+        self.slot = [NO_SLOT; G * G];
         self.n_spots = 0;
         for gy in self.y0 - 1..=self.y1 + 1 {
             for gx in self.x0 - 1..=self.x1 + 1 {
                 if let Some(spot) = self.spot_at(gx, gy) {
-                    self.spots[self.n_spots as usize] = spot;
-                    self.n_spots += 1;
+                    self.add_spot(gy as usize * G + gx as usize, spot);
                 }
             }
         }
+    }
+
+    fn add_spot(&mut self, i: usize, spot: Spot) {
+        self.slot[i] = self.n_spots;
+        self.spots[self.n_spots as usize] = spot;
+        self.n_spots += 1;
+    }
+
+    /// Removes grid square `i`'s frontier entry (moving the last entry into its place).
+    fn remove_spot(&mut self, i: usize) {
+        let k = self.slot[i] as usize;
+        self.n_spots -= 1;
+        let last = self.spots[self.n_spots as usize];
+        self.spots[k] = last;
+        let j = (last.y as i32 + self.oy) as usize * G + (last.x as i32 + self.ox) as usize;
+        self.slot[j] = k as u8;
+        self.slot[i] = NO_SLOT;
     }
 
     /// Updates the frontier after grid square `(gx, gy)` changed. Sides and the `area`
     /// ring test read the 8 surrounding squares, so only the 3 × 3 block around the change
     /// can differ; the `cell` test reads the neighbours' neighbours (two orthogonal steps).
     fn refresh_spots_near(&mut self, gx: i32, gy: i32) {
-        let (ox, oy) = (self.ox, self.oy);
         let reach: &[(i32, i32)] = match self.rule {
             HoleRule::Area => &BLOCK,
             HoleRule::Cell => &DIAMOND,
         };
-        let near = |s: &Spot| {
-            let (dx, dy) = (s.x as i32 + ox - gx, s.y as i32 + oy - gy);
-            match self.rule {
-                HoleRule::Area => dx.abs() <= 1 && dy.abs() <= 1,
-                HoleRule::Cell => dx.abs() + dy.abs() <= 2,
-            }
-        };
-        let mut i = 0;
-        while i < self.n_spots as usize {
-            if near(&self.spots[i]) {
-                self.n_spots -= 1;
-                self.spots[i] = self.spots[self.n_spots as usize];
-            } else {
-                i += 1;
-            }
-        }
         for &(dx, dy) in reach {
-            if let Some(spot) = self.spot_at(gx + dx, gy + dy) {
-                self.spots[self.n_spots as usize] = spot;
-                self.n_spots += 1;
+            let (x, y) = (gx + dx, gy + dy);
+            let i = y as usize * G + x as usize;
+            if self.slot[i] != NO_SLOT {
+                self.remove_spot(i);
+            }
+            if let Some(spot) = self.spot_at(x, y) {
+                self.add_spot(i, spot);
             }
         }
     }
@@ -810,13 +819,12 @@ impl City {
         if self.removable >> old & 1 == 1 {
             self.removable = (self.removable & !(1u64 << old)) | 1 << new;
         }
-        let (ox, oy) = (self.ox, self.oy);
-        for spot in &mut self.spots[..self.n_spots as usize] {
-            let (dx, dy) = (spot.x as i32 + ox - gx, spot.y as i32 + oy - gy);
-            if dx.abs() + dy.abs() == 1 {
-                // The neighbour's side facing the swapped square (`side` seen from the spot).
-                let (_, _, side, facing) = DIRS.iter().copied().find(|d| (d.0, d.1) == (-dx, -dy)).expect("a step");
-                spot.req = (spot.req & !side) | if WALLS[new as usize] & facing != 0 { side } else { 0 };
+        for (dx, dy, side, facing) in DIRS {
+            let k = self.slot[(gy + dy) as usize * G + (gx + dx) as usize];
+            if k != NO_SLOT {
+                // The neighbour's side towards the swapped square must match its new wall.
+                let spot = &mut self.spots[k as usize];
+                spot.req = (spot.req & !facing) | if WALLS[new as usize] & side != 0 { facing } else { 0 };
             }
         }
     }
@@ -877,6 +885,15 @@ impl City {
             v.sort_unstable();
             v
         };
+        for (k, spot) in self.spots[..self.n_spots as usize].iter().enumerate() {
+            let i = (spot.y as i32 + self.oy) as usize * G + (spot.x as i32 + self.ox) as usize;
+            if self.slot[i] as usize != k {
+                return Err(format!("frontier slot of ({}, {}) is stale", spot.x, spot.y));
+            }
+        }
+        if self.slot.iter().filter(|&&k| k != NO_SLOT).count() != self.n_spots as usize {
+            return Err("frontier slots count squares that are not on the frontier".into());
+        }
         let mut fresh = self.clone();
         fresh.update_spots();
         fresh.trusted = false;
