@@ -32,6 +32,8 @@ LOCAL_ENV = {
     "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER": "0",
     "RAY_USAGE_STATS_ENABLED": "0",
     "RAY_worker_niceness": "0",
+    # no dashboard runs locally, so nobody reads Ray's metrics: don't spend worker CPU on them
+    "RAY_enable_metrics_collection": "0",
 }
 MAX_ATTEMPTS = 6
 
