@@ -793,13 +793,27 @@ impl City {
     /// city the old tile matches all its neighbours, so a new tile that matches them too
     /// has exactly the same open links: reachability and holes cannot change.
     pub fn can_swap(&self, old: u8, new: u8) -> bool {
-        let p = self.pos[old as usize] as i32;
-        let (gx, gy) = (p % G as i32, p / G as i32);
-        let t = TILES[new as usize];
-        DIRS.iter().all(|&(dx, dy, side, facing)| match self.walls_at(gx + dx, gy + dy) {
-            Some(nw) => (t.walls & side != 0) == (nw & facing != 0),
-            None => true,
-        })
+        let (occ, req) = self.sides_at(old);
+        WALLS[new as usize] & occ == req
+    }
+
+    /// For city tile `id`: the sides that touch other tiles (`occ`) and those of them
+    /// where the neighbour has a wall facing it (`req`). A tile fits that square (as a
+    /// swap) exactly when its walls on the `occ` sides equal `req`.
+    pub fn sides_at(&self, id: u8) -> (u8, u8) {
+        let i = self.pos[id as usize] as usize;
+        let (mut occ, mut req) = (0u8, 0u8);
+        for d in 0..4 {
+            // Tiles keep a 3-square margin to the grid's border: the neighbour exists.
+            let v = self.cells[(i as isize + STEP[d]) as usize];
+            if v != EMPTY {
+                occ |= SIDE[d];
+                if WALLS[v as usize] & FACING[d] != 0 {
+                    req |= SIDE[d];
+                }
+            }
+        }
+        (occ, req)
     }
 
     /// Replaces city tile `old` by `new` on the same square (no checks).

@@ -374,7 +374,11 @@ impl Alhambra {
         let hole = self.v.hole_rule;
         me.city.removable() != 0
             || bits(me.reserve).any(|r| me.city.has_legal_square(r, hole))
-            || (me.reserve != 0 && me.city.iter_tiles().any(|c| bits(me.reserve).any(|r| me.city.can_swap(c, r))))
+            || (me.reserve != 0
+                && me.city.iter_tiles().any(|c| {
+                    let (occ, req) = me.city.sides_at(c);
+                    bits(me.reserve).any(|r| TILES[r as usize].walls & occ == req)
+                }))
     }
 
     pub fn legal(&self, kind: Option<u32>, out: &mut Vec<Action>) {
@@ -478,11 +482,14 @@ impl Alhambra {
             out.extend(me.city.squares_for(r, hole).map(|(x, y)| Action::ToCity { tile: r, x, y }));
         }
         out.extend(bits(me.city.removable()).map(|c| Action::ToReserve { tile: c }));
-        for c in me.city.iter_tiles() {
-            for r in bits(me.reserve) {
-                if me.city.can_swap(c, r) {
-                    out.push(Action::Swap { out: c, inn: r });
-                }
+        if me.reserve != 0 {
+            for c in me.city.iter_tiles() {
+                let (occ, req) = me.city.sides_at(c);
+                out.extend(
+                    bits(me.reserve)
+                        .filter(|&r| TILES[r as usize].walls & occ == req)
+                        .map(|r| Action::Swap { out: c, inn: r }),
+                );
             }
         }
     }
