@@ -102,10 +102,6 @@ impl<'a, G: Game> View<'a, G> {
     pub fn legal_actions(&self, kind: Option<u32>, out: &mut Vec<G::Action>) {
         self.state.legal_actions(kind, out)
     }
-    /// The game's greedy evaluation of `action` for the acting player.
-    pub fn greedy_value(&self, action: &G::Action) -> f64 {
-        self.state.greedy_value(action)
-    }
     /// The game's greedy evaluation of several actions of this decision.
     pub fn greedy_values(&self, actions: &[G::Action], out: &mut Vec<f64>) {
         self.state.greedy_values(actions, out)

@@ -349,12 +349,6 @@ impl City {
         self.wall_overlay(rule, None, Some(tile))
     }
 
-    /// Longest wall after `new` replaces `old` (no checks).
-    pub fn wall_swapped(&self, old: u8, new: u8, rule: WallRule) -> u32 {
-        let (x, y) = self.coords(old);
-        self.wall_overlay(rule, Some((x, y, new)), Some(old))
-    }
-
     /// Takes a tile out without checks.
     pub fn take(&mut self, id: u8) {
         let (gx, gy) = self.take_raw(id);
