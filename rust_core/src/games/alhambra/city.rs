@@ -7,7 +7,7 @@
 //! holds at most 55 squares (54 tiles and the fountain), so its bounding box plus that
 //! margin on every side always fits.
 
-use super::data::{Tile, E, FOUNTAIN, N, N_KINDS, N_TILES, S, TILES, W};
+use super::data::{bits, Tile, E, FOUNTAIN, N, N_KINDS, N_TILES, S, TILES, W};
 
 const G: usize = 64;
 const EMPTY: u8 = 255;
@@ -55,6 +55,8 @@ impl GridSet {
 #[derive(Clone)]
 pub struct City {
     cells: [u8; G * G],
+    /// Occupancy bitboard of `cells` (row `y`, bit `x`; fountain included).
+    rows: [u64; G],
     /// Grid position of the fountain.
     ox: i32,
     oy: i32,
@@ -74,6 +76,8 @@ pub struct City {
     n_spots: u8,
     /// Index into `spots` of each grid square's frontier entry (`NO_SLOT` if none).
     slot: [u8; G * G],
+    /// For each city tile, its sides as `occ << 4 | req` (see [`City::sides_at`]).
+    sides: [u8; N_TILES],
     /// The hole rule of the game: its flag is precomputed per frontier square, the
     /// other rule's is computed on demand.
     rule: HoleRule,
@@ -86,9 +90,6 @@ pub struct City {
 const STEP: [isize; 4] = [-(G as isize), 1, G as isize, -1];
 const SIDE: [u8; 4] = [N, E, S, W];
 const FACING: [u8; 4] = [S, W, N, E];
-/// The 8 surrounding squares clockwise from north (see `RING_OK`).
-const RING_STEP: [isize; 8] =
-    [-(G as isize), -(G as isize) + 1, 1, G as isize + 1, G as isize, G as isize - 1, -1, -(G as isize) - 1];
 /// The 3 × 3 block around a square.
 const BLOCK: [(i32, i32); 9] = [(-1, -1), (0, -1), (1, -1), (-1, 0), (0, 0), (1, 0), (-1, 1), (0, 1), (1, 1)];
 /// Squares within two orthogonal steps.
@@ -144,6 +145,40 @@ const RING_OK: [bool; 256] = {
     table
 };
 
+/// `NB[b]` for the 3 × 3 occupancy block `b` of a square (bits 0–2: the row above, west
+/// to east; 3–5: its own row; 6–8: the row below): the occupied orthogonal neighbours as
+/// side bits (low nibble), [`NB_HERE`] if the square itself is occupied, and
+/// [`NB_RING_OK`] if [`RING_OK`] holds for its ring.
+const NB: [u8; 512] = {
+    // Block bit of each ring position, clockwise from north, as in `RING_OK`.
+    const RING_BIT: [usize; 8] = [1, 2, 5, 8, 7, 6, 3, 0];
+    let mut t = [0u8; 512];
+    let mut b = 0;
+    while b < 512 {
+        let mut ring = 0;
+        let mut k = 0;
+        while k < 8 {
+            if b >> RING_BIT[k] & 1 == 0 {
+                ring |= 1 << k;
+            }
+            k += 1;
+        }
+        // Orthogonal neighbours: block bits 1 (N), 5 (E), 7 (S), 3 (W).
+        let (bn, be, bs, bw) = ((b >> 1 & 1) as u8, (b >> 5 & 1) as u8, (b >> 7 & 1) as u8, (b >> 3 & 1) as u8);
+        t[b] = (bn * N) | (be * E) | (bs * S) | (bw * W);
+        if b >> 4 & 1 == 1 {
+            t[b] |= NB_HERE;
+        }
+        if RING_OK[ring] {
+            t[b] |= NB_RING_OK;
+        }
+        b += 1;
+    }
+    t
+};
+const NB_HERE: u8 = 0x10;
+const NB_RING_OK: u8 = 0x20;
+
 /// At most 55 tiles with 4 sides each border an empty square.
 const MAX_SPOTS: usize = 4 * (N_TILES + 1);
 const NO_SLOT: u8 = u8::MAX;
@@ -162,6 +197,32 @@ struct Spot {
     occ: u8,
     req: u8,
     ok: u8,
+    /// `FIT[occ, req]`: the wall patterns that fit here (cached for the slot sets).
+    fit: u16,
+}
+
+/// Wall-pattern sets by a square's sides: bit `w` of `FIT[occ << 4 | req]` is set when a
+/// tile with walls `w` matches every neighbour (`w & occ == req`) and has an open side
+/// towards one (`occ & !w != 0`); `SWAP_FIT` drops the open-side condition (a swapped-in
+/// tile inherits the old tile's links, see [`City::can_swap`]).
+const FIT: [u16; 256] = fit_table(true);
+const SWAP_FIT: [u16; 256] = fit_table(false);
+
+const fn fit_table(need_open: bool) -> [u16; 256] {
+    let mut t = [0u16; 256];
+    let mut i = 0;
+    while i < 256 {
+        let (occ, req) = ((i >> 4) as u8, (i & 15) as u8);
+        let mut w = 0u8;
+        while w < 16 {
+            if w & occ == req && (!need_open || occ & !w != 0) {
+                t[i] |= 1 << w;
+            }
+            w += 1;
+        }
+        i += 1;
+    }
+    t
 }
 
 impl Default for City {
@@ -186,6 +247,7 @@ impl City {
         let c = (G / 2) as i32;
         let mut city = City {
             cells: [EMPTY; G * G],
+            rows: [0; G],
             ox: c,
             oy: c,
             x0: c,
@@ -199,10 +261,12 @@ impl City {
             spots: [Spot::default(); MAX_SPOTS],
             n_spots: 0,
             slot: [NO_SLOT; G * G],
+            sides: [0; N_TILES],
             rule,
             trusted: true,
         };
         city.cells[c as usize * G + c as usize] = FOUNTAIN;
+        city.rows[c as usize] |= 1 << c;
         city.update_spots();
         city
     }
@@ -250,17 +314,8 @@ impl City {
             .collect()
     }
 
-    pub fn iter_tiles(&self) -> impl Iterator<Item = u8> + '_ {
-        let mut bits = self.tiles;
-        std::iter::from_fn(move || {
-            if bits == 0 {
-                None
-            } else {
-                let id = bits.trailing_zeros() as u8;
-                bits &= bits - 1;
-                Some(id)
-            }
-        })
+    pub fn iter_tiles(&self) -> impl Iterator<Item = u8> {
+        bits(self.tiles)
     }
 
     pub fn len(&self) -> usize {
@@ -294,8 +349,48 @@ impl City {
     /// Places a tile without checks (the caller has checked legality).
     pub fn put(&mut self, id: u8, x: i32, y: i32) {
         let (gx, gy) = self.put_raw(id, x, y);
-        self.update_removable();
+        self.refresh_sides_near(gx, gy);
+        if !(self.trusted && self.put_leaf(id, gx, gy)) {
+            self.update_removable();
+        }
         self.refresh_spots_near(gx, gy);
+    }
+
+    /// Updates the removable tiles after `id` was legally put on grid square `(gx, gy)`,
+    /// if it has a single open link (to tile `v`): a new leaf of the link graph makes `v`
+    /// an articulation point and changes no other tile's (the leaf hangs on `v`), so only
+    /// `v` and the squares next to the new tile (which may stop touching an empty square)
+    /// change. Returns false, changing nothing, when the tile has two or more links.
+    fn put_leaf(&mut self, id: u8, gx: i32, gy: i32) -> bool {
+        let i = gy as usize * G + gx as usize;
+        let walls = WALLS[id as usize];
+        let mut link = None;
+        for d in 0..4 {
+            let v = self.cells[(i as isize + STEP[d]) as usize];
+            if v != EMPTY && walls & SIDE[d] == 0 {
+                if link.is_some() {
+                    return false;
+                }
+                link = Some(v);
+            }
+        }
+        let Some(v) = link else { return false };
+        self.removable &= !(1u64 << v); // the fountain (54) never is
+        for d in STEP {
+            let u = self.cells[(i as isize + d) as usize];
+            if (u as usize) < N_TILES && !self.touches_empty(self.pos[u as usize] as usize) {
+                self.removable &= !(1u64 << u);
+            }
+        }
+        if self.touches_empty(i) {
+            self.removable |= 1 << id;
+        }
+        true
+    }
+
+    #[inline]
+    fn touches_empty(&self, i: usize) -> bool {
+        NB[self.block((i % G) as i32, (i / G) as i32)] & 15 != 15
     }
 
     /// Places a tile, updating the grid but not the move caches (for evaluation copies:
@@ -308,6 +403,7 @@ impl City {
             gy = y + self.oy;
         }
         self.cells[gy as usize * G + gx as usize] = id;
+        self.rows[gy as usize] |= 1 << gx;
         self.pos[id as usize] = (gy as usize * G + gx as usize) as u16;
         self.tiles |= 1 << id;
         self.kind_counts[TILES[id as usize].kind as usize] += 1;
@@ -352,6 +448,7 @@ impl City {
     /// Takes a tile out without checks.
     pub fn take(&mut self, id: u8) {
         let (gx, gy) = self.take_raw(id);
+        self.refresh_sides_near(gx, gy);
         self.update_removable();
         self.refresh_spots_near(gx, gy);
     }
@@ -360,6 +457,7 @@ impl City {
     fn take_raw(&mut self, id: u8) -> (i32, i32) {
         let p = self.pos[id as usize] as usize;
         self.cells[p] = EMPTY;
+        self.rows[p / G] &= !(1 << (p % G));
         self.pos[id as usize] = NOWHERE;
         self.tiles &= !(1u64 << id);
         self.kind_counts[TILES[id as usize].kind as usize] -= 1;
@@ -386,12 +484,14 @@ impl City {
         let dy = (G as i32 - (y1 - y0 + 1)) / 2 - y0;
         let old = self.cells;
         self.cells = [EMPTY; G * G];
+        self.rows = [0; G];
         for gy in self.y0..=self.y1 {
             for gx in self.x0..=self.x1 {
                 let v = old[gy as usize * G + gx as usize];
                 if v != EMPTY {
                     let (nx, ny) = (gx + dx, gy + dy);
                     self.cells[ny as usize * G + nx as usize] = v;
+                    self.rows[ny as usize] |= 1 << nx;
                     if (v as usize) < N_TILES {
                         self.pos[v as usize] = (ny as usize * G + nx as usize) as u16;
                     }
@@ -573,44 +673,71 @@ impl City {
     /// neighbours stay connected to each other, hence to the outside.
     #[inline]
     fn ring_ok(&self, gx: i32, gy: i32) -> bool {
-        const RING: [(i32, i32); 8] = [(0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1)];
-        let mut mask = 0usize;
-        for (i, (dx, dy)) in RING.iter().enumerate() {
-            if self.cell(gx + dx, gy + dy) == EMPTY {
-                mask |= 1 << i;
-            }
-        }
-        RING_OK[mask]
+        NB[self.block(gx, gy)] & NB_RING_OK != 0
+    }
+
+    /// The occupancy of the 3 × 3 block around grid square `(gx, gy)` as a 9-bit index
+    /// (see [`NB`]). Squares read here lie within two steps of a tile, which keeps a
+    /// margin of 3 to the grid's border, so the whole block is on the grid.
+    #[inline]
+    fn block(&self, gx: i32, gy: i32) -> usize {
+        debug_assert!((1..G as i32 - 1).contains(&gx) && (1..G as i32 - 1).contains(&gy));
+        let (sh, y) = ((gx - 1) as u32, gy as usize);
+        let row = |r: usize| (self.rows[r] >> sh & 7) as usize;
+        row(y - 1) | row(y) << 3 | row(y + 1) << 6
     }
 
     /// Appends every public square where `tile` may legally be placed.
     pub fn legal_squares(&self, tile: u8, hole: HoleRule, out: &mut Vec<(i8, i8)>) {
-        out.extend(self.squares_for(tile, hole));
+        self.each_square(tile, hole, |x, y| {
+            out.push((x, y));
+            true
+        });
     }
 
-    /// The public squares where `tile` may legally be placed.
+    /// Calls `f(x, y)` for each public square where `tile` may legally be placed, in
+    /// frontier order, while it returns true; returns whether it stopped early.
     #[inline]
-    pub fn squares_for(&self, tile: u8, hole: HoleRule) -> impl Iterator<Item = (i8, i8)> + '_ {
-        let walls = TILES[tile as usize].walls;
-        self.spots[..self.n_spots as usize]
-            .iter()
-            .filter(move |s| {
-                let (sure, maybe) = match hole {
-                    HoleRule::Area => (OK_AREA, MAYBE_AREA),
-                    HoleRule::Cell => (OK_CELL, MAYBE_CELL),
-                };
-                walls & s.occ == s.req
-                    && s.occ & !walls != 0
-                    && (s.ok & sure != 0
-                        || (s.ok & maybe != 0
-                            && self.hole_error(s.x as i32 + self.ox, s.y as i32 + self.oy, hole).is_none()))
-            })
-            .map(|s| (s.x, s.y))
+    pub fn each_square(&self, tile: u8, hole: HoleRule, f: impl FnMut(i8, i8) -> bool) -> bool {
+        self.each_square_for(1 << TILES[tile as usize].walls, hole, f)
+    }
+
+    /// [`City::each_square`] for the squares where a tile with any of the wall
+    /// `patterns` (bit per pattern) fits.
+    #[inline]
+    fn each_square_for(&self, patterns: u16, hole: HoleRule, mut f: impl FnMut(i8, i8) -> bool) -> bool {
+        let (sure, maybe) = match hole {
+            HoleRule::Area => (OK_AREA, MAYBE_AREA),
+            HoleRule::Cell => (OK_CELL, MAYBE_CELL),
+        };
+        for (c, chunk) in self.spots[..self.n_spots as usize].chunks(64).enumerate() {
+            // The side test without branches, then only the fitting squares.
+            let mut fitting = 0u64;
+            for (b, s) in chunk.iter().enumerate() {
+                fitting |= u64::from(s.fit & patterns != 0) << b;
+            }
+            for b in bits(fitting) {
+                let s = &self.spots[c * 64 + b as usize];
+                let legal = s.ok & sure != 0
+                    || (s.ok & maybe != 0
+                        && self.hole_error(s.x as i32 + self.ox, s.y as i32 + self.oy, hole).is_none());
+                if legal && !f(s.x, s.y) {
+                    return true;
+                }
+            }
+        }
+        false
     }
 
     /// Whether `tile` has at least one legal square.
     pub fn has_legal_square(&self, tile: u8, hole: HoleRule) -> bool {
-        self.squares_for(tile, hole).next().is_some()
+        self.each_square(tile, hole, |_, _| false)
+    }
+
+    /// Whether some tile with one of the wall `patterns` (bit per pattern, see
+    /// [`super::data::wall_patterns`]) has a legal square.
+    pub fn has_square_for(&self, patterns: u16, hole: HoleRule) -> bool {
+        self.each_square_for(patterns, hole, |_, _| false)
     }
 
     /// Recomputes the frontier: every empty square next to the city, with the sides a
@@ -655,11 +782,11 @@ impl City {
         for &(dx, dy) in reach {
             let (x, y) = (gx + dx, gy + dy);
             let i = y as usize * G + x as usize;
-            if self.slot[i] != NO_SLOT {
-                self.remove_spot(i);
-            }
-            if let Some(spot) = self.spot_at(x, y) {
-                self.add_spot(i, spot);
+            match (self.slot[i], self.spot_at(x, y)) {
+                (NO_SLOT, None) => {}
+                (NO_SLOT, Some(spot)) => self.add_spot(i, spot),
+                (_, None) => self.remove_spot(i),
+                (k, Some(spot)) => self.spots[k as usize] = spot,
             }
         }
     }
@@ -669,36 +796,23 @@ impl City {
     /// border (see `put`), so every square read here exists.
     #[inline]
     fn spot_at(&self, gx: i32, gy: i32) -> Option<Spot> {
+        let nb = NB[self.block(gx, gy)];
+        if nb & NB_HERE != 0 || nb & 15 == 0 {
+            return None;
+        }
         let i = gy as usize * G + gx as usize;
-        if self.cells[i] != EMPTY {
-            return None;
-        }
         let at = |j: usize, d: isize| self.cells[(j as isize + d) as usize];
-        let (mut occ, mut req) = (0u8, 0u8);
+        let occ = nb & 15;
+        let mut req = 0u8;
         for d in 0..4 {
-            let v = at(i, STEP[d]);
-            if v != EMPTY {
-                occ |= SIDE[d];
-                if WALLS[v as usize] & FACING[d] != 0 {
-                    req |= SIDE[d];
-                }
+            if occ & SIDE[d] != 0 && WALLS[at(i, STEP[d]) as usize] & FACING[d] != 0 {
+                req |= SIDE[d];
             }
-        }
-        if occ == 0 {
-            return None;
         }
         // Under `area` the flood fill is left for the squares where a tile fits and the
         // local test is not enough (see `squares_for`); so is the other rule's test.
         let ok = match self.rule {
-            HoleRule::Area => {
-                let mut ring = 0usize;
-                for (k, d) in RING_STEP.iter().enumerate() {
-                    if at(i, *d) == EMPTY {
-                        ring |= 1 << k;
-                    }
-                }
-                MAYBE_CELL | if RING_OK[ring] { OK_AREA } else { MAYBE_AREA }
-            }
+            HoleRule::Area => MAYBE_CELL | if nb & NB_RING_OK != 0 { OK_AREA } else { MAYBE_AREA },
             HoleRule::Cell => {
                 // No empty orthogonal neighbour may end up with tiles on all four sides.
                 let pocket = (0..4).any(|d| {
@@ -708,7 +822,8 @@ impl City {
                 MAYBE_AREA | if pocket { 0 } else { OK_CELL }
             }
         };
-        Some(Spot { x: (gx - self.ox) as i8, y: (gy - self.oy) as i8, occ, req, ok })
+        let fit = FIT[(occ << 4 | req) as usize];
+        Some(Spot { x: (gx - self.ox) as i8, y: (gy - self.oy) as i8, occ, req, ok, fit })
     }
 
     /// Whether city tile `id` may be moved to the reserve: the rest stays reachable
@@ -737,11 +852,9 @@ impl City {
             if cut >> id & 1 == 1 || disc[id as usize] == 0 {
                 continue;
             }
-            let p = self.pos[id as usize] as i32;
-            let (gx, gy) = (p % G as i32, p / G as i32);
             // The freed square must touch an empty square (in a legal city that square is
             // outside under `area`; under `cell` it may join a pocket of two or more).
-            if DIRS.iter().any(|(dx, dy, _, _)| self.cell(gx + dx, gy + dy) == EMPTY) {
+            if self.touches_empty(self.pos[id as usize] as usize) {
                 removable |= 1 << id;
             }
         }
@@ -787,15 +900,55 @@ impl City {
     /// city the old tile matches all its neighbours, so a new tile that matches them too
     /// has exactly the same open links: reachability and holes cannot change.
     pub fn can_swap(&self, old: u8, new: u8) -> bool {
-        let (occ, req) = self.sides_at(old);
-        WALLS[new as usize] & occ == req
+        self.swap_patterns(old) >> WALLS[new as usize] & 1 == 1
+    }
+
+    /// The wall patterns (bit per pattern) of the tiles that may replace city tile `id`.
+    #[inline]
+    pub fn swap_patterns(&self, id: u8) -> u16 {
+        SWAP_FIT[self.sides[id as usize] as usize]
+    }
+
+    /// Updates the cached sides after grid square `(gx, gy)` changed (tile put, taken or
+    /// swapped): the square's own tile and its neighbours' sides facing it.
+    fn refresh_sides_near(&mut self, gx: i32, gy: i32) {
+        let i = gy as usize * G + gx as usize;
+        let here = self.cells[i];
+        let walls = WALLS[here as usize];
+        let (mut occ, mut req) = (0u8, 0u8);
+        for d in 0..4 {
+            let v = self.cells[(i as isize + STEP[d]) as usize];
+            if v == EMPTY {
+                continue;
+            }
+            occ |= SIDE[d];
+            if WALLS[v as usize] & FACING[d] != 0 {
+                req |= SIDE[d];
+            }
+            if (v as usize) < N_TILES {
+                // The neighbour's side facing this square: `occ` bit high nibble, `req` low.
+                let f = FACING[d];
+                let sides = self.sides[v as usize] & !(f << 4 | f);
+                self.sides[v as usize] = match here {
+                    EMPTY => sides,
+                    _ => sides | f << 4 | if walls & SIDE[d] != 0 { f } else { 0 },
+                };
+            }
+        }
+        if (here as usize) < N_TILES {
+            self.sides[here as usize] = occ << 4 | req;
+        }
     }
 
     /// For city tile `id`: the sides that touch other tiles (`occ`) and those of them
     /// where the neighbour has a wall facing it (`req`). A tile fits that square (as a
     /// swap) exactly when its walls on the `occ` sides equal `req`.
     pub fn sides_at(&self, id: u8) -> (u8, u8) {
-        let i = self.pos[id as usize] as usize;
+        self.sides_of_square(self.pos[id as usize] as usize)
+    }
+
+    #[inline]
+    fn sides_of_square(&self, i: usize) -> (u8, u8) {
         let (mut occ, mut req) = (0u8, 0u8);
         for d in 0..4 {
             // Tiles keep a 3-square margin to the grid's border: the neighbour exists.
@@ -828,13 +981,15 @@ impl City {
             self.removable = (self.removable & !(1u64 << old)) | 1 << new;
         }
         for (dx, dy, side, facing) in DIRS {
-            let k = self.slot[(gy + dy) as usize * G + (gx + dx) as usize];
-            if k != NO_SLOT {
+            let k = self.slot[(gy + dy) as usize * G + (gx + dx) as usize] as usize;
+            if k != NO_SLOT as usize {
                 // The neighbour's side towards the swapped square must match its new wall.
-                let spot = &mut self.spots[k as usize];
+                let spot = &mut self.spots[k];
                 spot.req = (spot.req & !facing) | if WALLS[new as usize] & side != 0 { facing } else { 0 };
+                spot.fit = FIT[(spot.occ << 4 | spot.req) as usize];
             }
         }
+        self.refresh_sides_near(gx, gy);
     }
 
     /// Checks the whole city against every placement rule.
@@ -909,6 +1064,15 @@ impl City {
             if fresh.longest_wall(rule) != self.longest_wall(rule) {
                 return Err(format!("{rule:?} wall without flood fill differs"));
             }
+        }
+        for id in self.iter_tiles() {
+            let (occ, req) = self.sides_at(id);
+            if self.sides[id as usize] != occ << 4 | req {
+                return Err(format!("cached sides of tile {id} are stale"));
+            }
+        }
+        if self.spots[..self.n_spots as usize].iter().any(|s| s.fit != FIT[(s.occ << 4 | s.req) as usize]) {
+            return Err("frontier wall-pattern masks are stale".into());
         }
         if key(self) != key(&fresh) {
             return Err(format!("frontier cache differs: {:?} vs {:?}", key(self), key(&fresh)));
@@ -1029,22 +1193,18 @@ fn longest(edges: &[(u16, u16)], rule: WallRule) -> u32 {
     if edges.is_empty() {
         return 0;
     }
-    // Compact vertex ids (sorted distinct corners) and adjacency (degree ≤ 4 on a grid).
-    let mut verts = [0u16; 192];
-    for (i, &(a, b)) in edges.iter().enumerate() {
-        verts[2 * i] = a;
-        verts[2 * i + 1] = b;
-    }
-    let all = &mut verts[..2 * edges.len()];
-    all.sort_unstable();
+    // Compact vertex ids (corners in order of first appearance) and adjacency (degree
+    // ≤ 4 on a grid).
+    let mut id_of = [u8::MAX; (G + 1) * (G + 1)];
     let mut nv = 0;
-    for i in 0..all.len() {
-        if i == 0 || all[i] != all[i - 1] {
-            all[nv] = all[i];
+    let mut vid = |c: u16| {
+        let slot = &mut id_of[c as usize];
+        if *slot == u8::MAX {
+            *slot = nv as u8;
             nv += 1;
         }
-    }
-    let vid = |c: u16| verts[..nv].binary_search(&c).expect("corner listed");
+        *slot as usize
+    };
     let mut adj = [[(0u8, 0u8); 4]; 192]; // (neighbour, edge)
     let mut deg = [0u8; 192];
     for (e, &(a, b)) in edges.iter().enumerate() {

@@ -157,3 +157,21 @@ mod tests {
         assert_eq!(wall_string(TILES[50].walls), "S");
     }
 }
+
+/// Bits of a u64 set (tile ids, slots, patterns), lowest first.
+#[inline]
+pub fn bits(mut set: u64) -> impl Iterator<Item = u8> {
+    std::iter::from_fn(move || {
+        (set != 0).then(|| {
+            let id = set.trailing_zeros() as u8;
+            set &= set - 1;
+            id
+        })
+    })
+}
+
+/// The wall patterns (bit `w` for walls `w`) among a set of tiles (bit per id).
+#[inline]
+pub fn wall_patterns(tiles: u64) -> u16 {
+    bits(tiles).fold(0, |m, t| m | 1 << TILES[t as usize].walls)
+}

@@ -104,7 +104,9 @@ impl Game for Alhambra {
         for r in 0..3 {
             out.push(self.score_after[r][player]);
         }
-        out.push(Some(me.city.longest_wall(self.v.wall_rule) as i64));
+        // After the final scoring no city changes: its wall count is the final one.
+        let wall = if self.is_over() { self.walls_scored[player] } else { me.city.longest_wall(self.v.wall_rule) };
+        out.push(Some(wall as i64));
         out.push(Some(me.city.len() as i64));
         out.push(Some(me.reserve.count_ones() as i64));
         let dirk = self.v.dirk;

@@ -2,8 +2,8 @@
 
 use super::city::{City, HoleRule};
 use super::data::{
-    card, currency_of, value_of, wall_string, Card, CURRENCIES, KIND_NAMES, N_KINDS, N_TILES, SCORING_A, SCORING_B,
-    TILES,
+    bits, card, currency_of, value_of, wall_patterns, wall_string, Card, CURRENCIES, KIND_NAMES, N_KINDS, N_TILES,
+    SCORING_A, SCORING_B, TILES,
 };
 use super::scoring::{holds_first, majority_points};
 use super::variant::{DirkCount, Leftover, StartPlayer, Variant};
@@ -100,17 +100,6 @@ impl Player {
     }
 }
 
-/// Bits of a u64 tile set, lowest id first.
-pub fn bits(mut set: u64) -> impl Iterator<Item = u8> {
-    std::iter::from_fn(move || {
-        (set != 0).then(|| {
-            let id = set.trailing_zeros() as u8;
-            set &= set - 1;
-            id
-        })
-    })
-}
-
 #[derive(Debug, Clone)]
 pub struct Alhambra {
     pub v: Variant,
@@ -141,6 +130,8 @@ pub struct Alhambra {
     pub scores: [i64; MAX_PLAYERS + 1],
     /// Score of each player (and Dirk at `n`) after scoring 1, 2, 3 (`None` if not held).
     pub score_after: [[Option<i64>; MAX_PLAYERS + 1]; 3],
+    /// Longest wall of each player at the last scoring.
+    pub walls_scored: [u32; MAX_PLAYERS],
     /// Scorings in which Dirk held (shared) first place, per kind.
     pub dirk_firsts: [u8; N_KINDS],
     pub turns: u32,
@@ -201,6 +192,7 @@ impl Alhambra {
             scores: [0; MAX_PLAYERS + 1],
             score_after: [[None; MAX_PLAYERS + 1]; 3],
             dirk_firsts: [0; N_KINDS],
+            walls_scored: [0; MAX_PLAYERS],
             turns: 0,
             redesigns_in_a_row: 0,
             stalled: 0,
@@ -358,7 +350,7 @@ impl Alhambra {
             Phase::Place | Phase::EndPlace => {
                 let city = &self.players[self.current].city;
                 let mut k = 1 << KIND_RESERVE;
-                if bits(self.pending).any(|t| city.has_legal_square(t, self.v.hole_rule)) {
+                if city.has_square_for(wall_patterns(self.pending), self.v.hole_rule) {
                     k |= 1 << KIND_CITY;
                 }
                 if self.phase == Phase::Place && self.v.dirk {
@@ -372,13 +364,13 @@ impl Alhambra {
     fn redesign_exists(&self) -> bool {
         let me = &self.players[self.current];
         let hole = self.v.hole_rule;
-        me.city.removable() != 0
-            || bits(me.reserve).any(|r| me.city.has_legal_square(r, hole))
-            || (me.reserve != 0
-                && me.city.iter_tiles().any(|c| {
-                    let (occ, req) = me.city.sides_at(c);
-                    bits(me.reserve).any(|r| TILES[r as usize].walls & occ == req)
-                }))
+        if me.city.removable() != 0 {
+            return true;
+        }
+        let patterns = wall_patterns(me.reserve);
+        patterns != 0
+            && (me.city.has_square_for(patterns, hole)
+                || me.city.iter_tiles().any(|c| me.city.swap_patterns(c) & patterns != 0))
     }
 
     pub fn legal(&self, kind: Option<u32>, out: &mut Vec<Action>) {
@@ -410,7 +402,10 @@ impl Alhambra {
                 let city = &self.players[self.current].city;
                 for t in bits(self.pending) {
                     if want(KIND_CITY) {
-                        out.extend(city.squares_for(t, self.v.hole_rule).map(|(x, y)| Action::Place { tile: t, x, y }));
+                        city.each_square(t, self.v.hole_rule, |x, y| {
+                            out.push(Action::Place { tile: t, x, y });
+                            true
+                        });
                     }
                     if want(KIND_RESERVE) {
                         out.push(Action::Reserve { tile: t });
@@ -430,24 +425,24 @@ impl Alhambra {
         let d = &self.display[..n];
         // Equal cards: a set using slot j but not an equal card's earlier slot i is the same
         // as one using i instead; only the latter (canonical) is offered.
-        let mut pairs = [(0u8, 0u8); 6];
-        let mut n_pairs = 0;
-        for i in 0..n {
-            for j in i + 1..n {
+        // `earlier[j]`: the earlier slots holding a card equal to slot j's.
+        let mut earlier = [0u8; 4];
+        for j in 0..n {
+            for i in 0..j {
                 if d[i] == d[j] {
-                    pairs[n_pairs] = (1 << i, 1 << j);
-                    n_pairs += 1;
+                    earlier[j] |= 1 << i;
                 }
             }
         }
+        // Per set (built from the set without its lowest slot): its total and the slots
+        // it must also hold to be canonical.
         let mut total = [0u8; 16];
+        let mut needs = [0u8; 16];
         for mask in 1u8..(1 << n) {
-            let low = mask.trailing_zeros() as usize;
-            total[mask as usize] = total[(mask & (mask - 1)) as usize] + value_of(d[low]) as u8;
-            let single = mask & (mask - 1) == 0;
-            if (single || total[mask as usize] <= 5)
-                && (n_pairs == 0 || !pairs[..n_pairs].iter().any(|&(a, b)| mask & b != 0 && mask & a == 0))
-            {
+            let (low, rest) = (mask.trailing_zeros() as usize, (mask & (mask - 1)) as usize);
+            total[mask as usize] = total[rest] + value_of(d[low]) as u8;
+            needs[mask as usize] = needs[rest] | earlier[low];
+            if (rest == 0 || total[mask as usize] <= 5) && needs[mask as usize] & !mask == 0 {
                 out.push(Action::Take { mask });
             }
         }
@@ -466,30 +461,63 @@ impl Alhambra {
         if me.sums[space] < price {
             return;
         }
-        let hand = me.hand[space];
-        let mut below = [0u16; 10];
-        for v in 1..=9 {
-            below[v] = below[v - 1] + v as u16 * hand[v - 1] as u16;
+        // The values held, highest first, and the total value from each one down.
+        let mut held = [(0u8, 0u8); 9];
+        let mut n = 0;
+        for v in (1..=9).rev() {
+            if me.hand[space][v - 1] > 0 {
+                held[n] = (v as u8, me.hand[space][v - 1]);
+                n += 1;
+            }
+        }
+        let mut rest = [0u16; 10];
+        for i in (0..n).rev() {
+            rest[i] = rest[i + 1] + held[i].0 as u16 * held[i].1 as u16;
         }
         let mut pay = [0u8; 9];
-        pay_rec(&hand, &below, price, 9, 0, &mut pay, &mut |p| out.push(Action::Buy { space: space as u8, pay: *p }));
+        pay_rec(&held[..n], &rest, price, 0, 0, &mut pay, &mut |p| {
+            out.push(Action::Buy { space: space as u8, pay: *p })
+        });
     }
 
     fn redesign_options(&self, out: &mut Vec<Action>) {
         let me = &self.players[self.current];
         let hole = self.v.hole_rule;
+        // Tiles with equal walls fit the same squares: enumerate each pattern once and
+        // copy its squares for the other tiles.
+        let mut first: [Option<(usize, usize)>; 16] = [None; 16];
         for r in bits(me.reserve) {
-            out.extend(me.city.squares_for(r, hole).map(|(x, y)| Action::ToCity { tile: r, x, y }));
+            let w = TILES[r as usize].walls as usize;
+            let start = out.len();
+            match first[w] {
+                Some((from, to)) => {
+                    for k in from..to {
+                        if let Action::ToCity { x, y, .. } = out[k] {
+                            out.push(Action::ToCity { tile: r, x, y });
+                        }
+                    }
+                }
+                None => {
+                    me.city.each_square(r, hole, |x, y| {
+                        out.push(Action::ToCity { tile: r, x, y });
+                        true
+                    });
+                    first[w] = Some((start, out.len()));
+                }
+            }
         }
         out.extend(bits(me.city.removable()).map(|c| Action::ToReserve { tile: c }));
-        if me.reserve != 0 {
+        let patterns = wall_patterns(me.reserve);
+        if patterns != 0 {
             for c in me.city.iter_tiles() {
-                let (occ, req) = me.city.sides_at(c);
-                out.extend(
-                    bits(me.reserve)
-                        .filter(|&r| TILES[r as usize].walls & occ == req)
-                        .map(|r| Action::Swap { out: c, inn: r }),
-                );
+                let fit = me.city.swap_patterns(c);
+                if fit & patterns != 0 {
+                    out.extend(
+                        bits(me.reserve)
+                            .filter(|&r| fit >> TILES[r as usize].walls & 1 == 1)
+                            .map(|r| Action::Swap { out: c, inn: r }),
+                    );
+                }
             }
         }
     }
@@ -690,8 +718,9 @@ impl Alhambra {
         let mut pts = [0i64; MAX_PLAYERS + 1];
         majority_points(&counts[..parts], round, &mut pts);
         let mut walls = [0i64; MAX_PLAYERS];
-        for (w, pl) in walls.iter_mut().zip(&self.players) {
-            *w = pl.city.longest_wall(self.v.wall_rule) as i64;
+        for (p, pl) in self.players.iter().enumerate() {
+            self.walls_scored[p] = pl.city.longest_wall(self.v.wall_rule);
+            walls[p] = self.walls_scored[p] as i64;
         }
         for i in 0..parts {
             self.scores[i] += pts[i] + if i < n { walls[i] } else { 0 };
@@ -890,33 +919,35 @@ impl Alhambra {
 
 /// Enumerates minimal payments: values are taken from high to low, and a payment is
 /// recorded as soon as it reaches the price (the last card added is the smallest, so
-/// none can be dropped). `below[v]` is the total value of the cards worth less than v+1.
+/// none can be dropped). `held[i]` = (value, count) of the held values, highest first;
+/// `rest[i]` is the total value of `held[i..]`.
 fn pay_rec(
-    hand: &[u8; 9],
-    below: &[u16; 10],
+    held: &[(u8, u8)],
+    rest: &[u16; 10],
     price: u16,
-    v: usize,
+    i: usize,
     sum: u16,
     pay: &mut [u8; 9],
     emit: &mut impl FnMut(&[u8; 9]),
 ) {
-    if v == 0 || sum + below[v] < price {
+    if i == held.len() || sum + rest[i] < price {
         return;
     }
-    let avail = hand[v - 1];
+    let (v, avail) = held[i];
+    let slot = v as usize - 1;
     let mut s = sum;
     for j in 0..=avail {
         if j > 0 {
             s += v as u16;
-            pay[v - 1] = j;
+            pay[slot] = j;
             if s >= price {
                 emit(pay);
                 break;
             }
         }
-        pay_rec(hand, below, price, v - 1, s, pay, emit);
+        pay_rec(held, rest, price, i + 1, s, pay, emit);
     }
-    pay[v - 1] = 0;
+    pay[slot] = 0;
 }
 
 pub fn tile_json(t: u8) -> Value {

@@ -3,7 +3,7 @@
 //! wall W, no-wall tiles: 6 13 21 22 30 31 40 41 51 52).
 
 use super::city::{City, HoleRule, WallRule};
-use super::data::{card, SCORING_A, SCORING_B, TILES};
+use super::data::{bits, card, SCORING_A, SCORING_B, TILES};
 use super::scoring::majority_points;
 use super::state::*;
 use super::variant::parse;
@@ -603,6 +603,9 @@ pub fn invariant_run(games: u64, seed: u64) -> u64 {
             assert!(g.turns < 5_000, "game {i} does not end");
         }
         assert_eq!(g.scorings_done, 3);
+        for (p, pl) in g.players.iter().enumerate() {
+            assert_eq!(g.walls_scored[p], pl.city.longest_wall(v.wall_rule), "game {i}: final wall of player {p}");
+        }
     }
     actions
 }
