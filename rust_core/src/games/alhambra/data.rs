@@ -137,6 +137,24 @@ pub fn value_of(c: Card) -> usize {
     c as usize % 9 + 1
 }
 
+/// Bits of a u64 set (tile ids, slots, patterns), lowest first.
+#[inline]
+pub fn bits(mut set: u64) -> impl Iterator<Item = u8> {
+    std::iter::from_fn(move || {
+        (set != 0).then(|| {
+            let id = set.trailing_zeros() as u8;
+            set &= set - 1;
+            id
+        })
+    })
+}
+
+/// The wall patterns (bit `w` for walls `w`) among a set of tiles (bit per id).
+#[inline]
+pub fn wall_patterns(tiles: u64) -> u16 {
+    bits(tiles).fold(0, |m, t| m | 1 << TILES[t as usize].walls)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -156,22 +174,4 @@ mod tests {
         assert_eq!(TILES[53], Tile { kind: 5, price: 13, walls: E });
         assert_eq!(wall_string(TILES[50].walls), "S");
     }
-}
-
-/// Bits of a u64 set (tile ids, slots, patterns), lowest first.
-#[inline]
-pub fn bits(mut set: u64) -> impl Iterator<Item = u8> {
-    std::iter::from_fn(move || {
-        (set != 0).then(|| {
-            let id = set.trailing_zeros() as u8;
-            set &= set - 1;
-            id
-        })
-    })
-}
-
-/// The wall patterns (bit `w` for walls `w`) among a set of tiles (bit per id).
-#[inline]
-pub fn wall_patterns(tiles: u64) -> u16 {
-    bits(tiles).fold(0, |m, t| m | 1 << TILES[t as usize].walls)
 }
