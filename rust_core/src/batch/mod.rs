@@ -5,10 +5,14 @@
 //! `pair_seats`, consecutive groups of `n` games share one deal and rotate the agents
 //! across the dealt positions, so every agent plays every seat of every deal.
 
+use crate::agents::Agent;
 use crate::agents::AgentSpec;
 use crate::error::{Error, Result};
 use crate::game::{ranks_and_wins, Game, MetricSpec, View};
-use crate::rng::{agent_rng, deal_rng};
+use crate::rng::{agent_rng, deal_rng, Rng};
+
+/// Most players any game seats.
+const MAX_SEATS: usize = 8;
 use serde_json::{json, Value};
 
 /// Columns of a batch, one row per player per game.
@@ -40,6 +44,7 @@ pub struct Setup<G: Game> {
 impl<G: Game> Setup<G> {
     pub fn new(variant: &Value, agents: &[String]) -> Result<Self> {
         let n = agents.len();
+        debug_assert!(G::MAX_PLAYERS <= MAX_SEATS);
         if !(G::MIN_PLAYERS..=G::MAX_PLAYERS).contains(&n) {
             return Err(Error::PlayerCount {
                 game: G::NAME.into(),
@@ -64,9 +69,17 @@ impl<G: Game> Setup<G> {
         }
     }
 
-    /// Plays one game; `on_action(state_before, position, action)` sees every move.
+    /// One agent per entry of the line-up. Agents keep nothing between decisions but
+    /// scratch buffers, so the same instances play every game of a batch.
+    pub fn build_agents(&self) -> Result<Vec<Box<dyn Agent<G>>>> {
+        self.agents.iter().map(|a| a.build::<G>()).collect()
+    }
+
+    /// Plays one game with `agents` (from [`Setup::build_agents`]);
+    /// `on_action(state_before, position, action)` sees every move.
     pub fn play(
         &self,
+        agents: &mut [Box<dyn Agent<G>>],
         seed: u64,
         index: u64,
         pair_seats: bool,
@@ -79,15 +92,14 @@ impl<G: Game> Setup<G> {
         if log {
             state.enable_log();
         }
-        let mut agents = Vec::with_capacity(n);
-        let mut rngs = Vec::with_capacity(n);
-        for &p in &who {
-            agents.push(self.agents[p].build::<G>()?);
-            rngs.push(agent_rng(seed, index, p as u64));
+        let mut rngs: [Option<Rng>; MAX_SEATS] = Default::default();
+        for (q, &p) in who.iter().enumerate() {
+            rngs[q] = Some(agent_rng(seed, index, p as u64));
         }
         while !state.is_terminal() {
             let q = state.current_player();
-            let action = agents[q].choose(&View::new(&state), &mut rngs[q]);
+            let rng = rngs[q].as_mut().expect("one stream per position");
+            let action = agents[who[q]].choose(&View::new(&state), rng);
             on_action(&mut state, q, &action);
             state.apply(action);
         }
@@ -116,8 +128,9 @@ pub fn simulate<G: Game>(
         ..Columns::default()
     };
     let mut buf = Vec::with_capacity(specs.len());
+    let mut agents = setup.build_agents()?;
     for index in start..start + count {
-        let (state, who, deal_index) = setup.play(seed, index, pair_seats, false, |_, _, _| {})?;
+        let (state, who, deal_index) = setup.play(&mut agents, seed, index, pair_seats, false, |_, _, _| {})?;
         let scores = state.scores();
         let (ranks, wins) = ranks_and_wins(&scores);
         // Rows in agent-list order (player = index into `agents`).
@@ -150,7 +163,8 @@ pub fn replay<G: Game>(variant: &Value, agents: &[String], seed: u64, index: u64
     let (_, who) = setup.seating(index, pair_seats);
     let mut events: Vec<Value> = Vec::new();
     let mut legal = Vec::new();
-    let (mut state, who, deal_index) = setup.play(seed, index, pair_seats, true, |s, q, a| {
+    let mut line_up = setup.build_agents()?;
+    let (mut state, who, deal_index) = setup.play(&mut line_up, seed, index, pair_seats, true, |s, q, a| {
         events.extend(s.take_log());
         legal.clear();
         s.legal_actions(None, &mut legal);

@@ -139,15 +139,33 @@ pub fn value_of(c: Card) -> usize {
 
 /// Bits of a u64 set (tile ids, slots, patterns), lowest first.
 #[inline]
-pub fn bits(mut set: u64) -> impl Iterator<Item = u8> {
-    std::iter::from_fn(move || {
-        (set != 0).then(|| {
-            let id = set.trailing_zeros() as u8;
-            set &= set - 1;
-            id
-        })
-    })
+pub fn bits(set: u64) -> Bits {
+    Bits(set)
 }
+
+/// Iterator over the set bits of a u64, lowest first.
+#[derive(Debug, Clone, Copy)]
+pub struct Bits(u64);
+
+impl Iterator for Bits {
+    type Item = u8;
+    #[inline]
+    fn next(&mut self) -> Option<u8> {
+        if self.0 == 0 {
+            return None;
+        }
+        let b = self.0.trailing_zeros() as u8;
+        self.0 &= self.0 - 1;
+        Some(b)
+    }
+    #[inline]
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = self.0.count_ones() as usize;
+        (n, Some(n))
+    }
+}
+
+impl ExactSizeIterator for Bits {}
 
 /// The wall patterns (bit `w` for walls `w`) among a set of tiles (bit per id).
 #[inline]

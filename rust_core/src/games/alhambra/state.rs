@@ -300,17 +300,17 @@ impl Alhambra {
     }
 
     fn give_dirk_from_bag(&mut self, count: usize) {
-        let mut got = Vec::new();
+        let mut got = 0u64;
         for _ in 0..count {
             match self.bag.pop() {
                 Some(t) => {
                     self.give_dirk(t);
-                    got.push(t);
+                    got |= 1 << t;
                 }
                 None => break,
             }
         }
-        self.event(|_| json!({"event": "dirk_receives", "tiles": got}));
+        self.event(|_| json!({"event": "dirk_receives", "tiles": bits(got).collect::<Vec<u8>>()}));
     }
 
     fn give_dirk(&mut self, t: u8) {
@@ -507,16 +507,20 @@ impl Alhambra {
             }
         }
         out.extend(bits(me.city.removable()).map(|c| Action::ToReserve { tile: c }));
-        let patterns = wall_patterns(me.reserve);
-        if patterns != 0 {
+        // Reserve tiles by wall pattern; a city tile takes those whose pattern fits it.
+        let mut by_walls = [0u64; 16];
+        let mut present = 0u16;
+        for r in bits(me.reserve) {
+            let w = TILES[r as usize].walls;
+            by_walls[w as usize] |= 1 << r;
+            present |= 1 << w;
+        }
+        if present != 0 {
             for c in me.city.iter_tiles() {
-                let fit = me.city.swap_patterns(c);
-                if fit & patterns != 0 {
-                    out.extend(
-                        bits(me.reserve)
-                            .filter(|&r| fit >> TILES[r as usize].walls & 1 == 1)
-                            .map(|r| Action::Swap { out: c, inn: r }),
-                    );
+                let fit = me.city.swap_patterns(c) & present;
+                if fit != 0 {
+                    let fitting = bits(fit as u64).fold(0, |m, w| m | by_walls[w as usize]);
+                    out.extend(bits(fitting).map(|r| Action::Swap { out: c, inn: r }));
                 }
             }
         }
@@ -738,7 +742,7 @@ impl Alhambra {
 
     fn end_game(&mut self, reason: &str) {
         // Leftover market tiles go to the most money of the space's currency.
-        let mut given = Vec::new();
+        let mut given = [None; 4];
         for s in 0..4 {
             let t = self.market[s];
             if t == NO_TILE || self.v.leftover_rule == Leftover::Nobody {
@@ -749,14 +753,19 @@ impl Alhambra {
                 _ => p.hand[s].iter().map(|&c| c as u32).sum(),
             };
             let best = self.players.iter().map(amount).max().unwrap_or(0);
-            let holders: Vec<usize> = (0..self.n).filter(|&p| amount(&self.players[p]) == best).collect();
-            if best > 0 && holders.len() == 1 {
-                self.market[s] = NO_TILE;
-                self.end_queue[holders[0]] |= 1 << t;
-                given.push(json!({"tile": t, "player": holders[0]}));
+            let mut holders = (0..self.n).filter(|&p| amount(&self.players[p]) == best);
+            if let (Some(p), None) = (holders.next(), holders.next()) {
+                if best > 0 {
+                    self.market[s] = NO_TILE;
+                    self.end_queue[p] |= 1 << t;
+                    given[s] = Some((t, p));
+                }
             }
         }
-        self.event(|_| json!({"event": "game_end", "reason": reason, "leftovers": given}));
+        self.event(|_| {
+            let leftovers: Vec<Value> = given.iter().flatten().map(|(t, p)| json!({"tile": t, "player": p})).collect();
+            json!({"event": "game_end", "reason": reason, "leftovers": leftovers})
+        });
         self.current = self.start;
         self.next_receiver_from(0);
     }
