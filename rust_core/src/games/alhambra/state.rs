@@ -743,7 +743,7 @@ impl Alhambra {
     fn end_game(&mut self, reason: &str) {
         // Leftover market tiles go to the most money of the space's currency.
         let mut given = [None; 4];
-        for s in 0..4 {
+        for (s, given) in given.iter_mut().enumerate() {
             let t = self.market[s];
             if t == NO_TILE || self.v.leftover_rule == Leftover::Nobody {
                 continue;
@@ -758,7 +758,7 @@ impl Alhambra {
                 if best > 0 {
                     self.market[s] = NO_TILE;
                     self.end_queue[p] |= 1 << t;
-                    given[s] = Some((t, p));
+                    *given = Some((t, p));
                 }
             }
         }
