@@ -10,6 +10,7 @@
 use super::data::{bits, Tile, E, FOUNTAIN, N, N_KINDS, N_TILES, S, TILES, W};
 
 const G: usize = 64;
+const _: () = assert!(G == 64, "occupancy rows are u64 bitboards");
 const EMPTY: u8 = 255;
 const NOWHERE: u16 = u16::MAX;
 
@@ -461,18 +462,19 @@ impl City {
         self.pos[id as usize] = NOWHERE;
         self.tiles &= !(1u64 << id);
         self.kind_counts[TILES[id as usize].kind as usize] -= 1;
-        // Shrink the bounding box (cheap: it is small).
-        let (mut x0, mut x1, mut y0, mut y1) = (self.ox, self.ox, self.oy, self.oy);
-        for t in self.iter_tiles() {
-            let q = self.pos[t as usize] as i32;
-            let (gx, gy) = (q % G as i32, q / G as i32);
-            x0 = x0.min(gx);
-            x1 = x1.max(gx);
-            y0 = y0.min(gy);
-            y1 = y1.max(gy);
+        let (gx, gy) = (p as i32 % G as i32, p as i32 / G as i32);
+        // Shrink the bounding box if the tile was on its edge (rows and columns from the
+        // occupancy bitboard).
+        if gx == self.x0 || gx == self.x1 || gy == self.y0 || gy == self.y1 {
+            let (y0, y1) = (self.y0, self.y1);
+            let used = |y: i32| self.rows[y as usize] != 0;
+            self.y0 = (y0..=y1).find(|&y| used(y)).expect("the fountain stays");
+            self.y1 = (y0..=y1).rev().find(|&y| used(y)).expect("the fountain stays");
+            let cols = (self.y0..=self.y1).fold(0u64, |m, y| m | self.rows[y as usize]);
+            self.x0 = cols.trailing_zeros() as i32;
+            self.x1 = G as i32 - 1 - cols.leading_zeros() as i32;
         }
-        (self.x0, self.x1, self.y0, self.y1) = (x0, x1, y0, y1);
-        (p as i32 % G as i32, p as i32 / G as i32)
+        (gx, gy)
     }
 
     /// Shifts the whole city so that the bounding box extended by grid square
@@ -1057,6 +1059,21 @@ impl City {
         if self.slot.iter().filter(|&&k| k != NO_SLOT).count() != self.n_spots as usize {
             return Err("frontier slots count squares that are not on the frontier".into());
         }
+        let mut bbox = (self.ox, self.ox, self.oy, self.oy);
+        for id in self.iter_tiles() {
+            let p = self.pos[id as usize] as usize;
+            let (gx, gy) = ((p % G) as i32, (p / G) as i32);
+            bbox = (bbox.0.min(gx), bbox.1.max(gx), bbox.2.min(gy), bbox.3.max(gy));
+            if self.rows[gy as usize] >> gx & 1 != 1 {
+                return Err(format!("occupancy bitboard misses tile {id}"));
+            }
+        }
+        if bbox != (self.x0, self.x1, self.y0, self.y1) {
+            return Err(format!("bounding box {:?} should be {bbox:?}", (self.x0, self.x1, self.y0, self.y1)));
+        }
+        if self.rows.iter().map(|r| r.count_ones()).sum::<u32>() != self.len() as u32 + 1 {
+            return Err("occupancy bitboard holds stray squares".into());
+        }
         let mut fresh = self.clone();
         fresh.update_spots();
         fresh.trusted = false;
@@ -1124,6 +1141,20 @@ impl City {
                 c.put_raw(id, x, y);
             }
             return c.walls_flooded(rule);
+        }
+        if add.is_none() && remove.is_none() {
+            // The city as it is: a side is outer when its neighbour square is empty.
+            let mut edges = [(0u16, 0u16); 96];
+            let mut n_edges = 0;
+            for id in self.iter_tiles() {
+                let p = self.pos[id as usize] as usize;
+                let (gx, gy) = ((p % G) as i32, (p / G) as i32);
+                let outer = TILES[id as usize].walls & !NB[self.block(gx, gy)] & 15;
+                if outer != 0 {
+                    push_segments(&mut edges, &mut n_edges, gx, gy, outer, &|_, _| true);
+                }
+            }
+            return longest(&edges[..n_edges], rule);
         }
         let add_at = add.map(|(x, y, id)| (x + self.ox, y + self.oy, id));
         let removed_at = remove.map(|r| {
