@@ -8,16 +8,20 @@
 //! hundred operations:
 //!
 //! * **gardens**: each player's chance `w` of being among the highest sums of a garden,
-//!   times its cells. With `d` = their sum minus the best other sum and `open` = empty
-//!   cells left in the garden, `w = clamp(0.5 + d / (2 (4 + 6 open)), 0, 1)`: a lead counts
-//!   for more the fewer cells remain to overturn it; a full garden is decided (`w` = 1 for
-//!   the highest sums, ties included, as tied players all score it; 0 without a pebble).
-//! * **kois**: for each pond, the chance of having the lowest sum among the players next
-//!   to it (the same shape with `u = 2 + 4 open`, `open` = empty cells next to the pond,
-//!   ties counting as wins since tied players each get a koi), times [`KOI`] points (a koi
-//!   doubles a won garden of 2–6 cells or scores 1 if it cannot be placed). A player alone
-//!   at a pond with open cells is treated as 3 under the best reply.
-//! * **mobility**: `MOBILITY` per legal placement up to [`MOBILITY_CAP`], and
+//!   times its cells. With `d` = their sum minus the best other sum and `room` = the most
+//!   the garden's empty cells could still add to one player's sum (the largest numbers
+//!   not yet in the garden, one per empty cell: the same-number rule caps a comeback),
+//!   `w = clamp(0.5 + d / (2 (1 + room)), 0, 1)`: a lead larger than `room` is safe. A full
+//!   garden is decided (`w` = 1 for the highest sums, ties included, as tied players all
+//!   score it; 0 without a pebble).
+//! * **kois**: for each pond, each player's chance of (sharing) the lowest sum among the
+//!   players next to it, `w = clamp(0.5 + (d + 0.5) / (2 (2 + 4 open)), 0, 1)` with `d` =
+//!   the lowest other sum minus theirs and `open` = empty cells next to the pond (decided
+//!   when none is left; ties count as wins since tied players each get a koi; a player
+//!   alone at a pond with open cells counts as 3 ahead; 0 without a pebble there), times
+//!   [`KOI`] points (a koi doubles a won garden of 2–6 cells, or scores 1 if it cannot be
+//!   placed).
+//! * **mobility**: [`MOBILITY`] per legal placement up to [`MOBILITY_CAP`], and
 //!   [`STRANDED`] points lost per pebble in hand when a player in the pebble play has no
 //!   legal placement (they would have to pass and lose those pebbles). This keeps line
 //!   options open (which matters most with `line_rule = last`) and makes stones that strand
