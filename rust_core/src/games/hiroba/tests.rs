@@ -549,6 +549,7 @@ fn kois_go_to_the_largest_eligible_gardens_first() {
 
 #[test]
 fn a_koi_needs_an_empty_cell_else_it_scores_one() {
+    // Three kois, two eligible gardens: one koi per garden, the third scores 1.
     let mut g = koi_position();
     block(&mut g, rc(0, 6)); // 3A is now full
     let o = scoring::score(&g);
@@ -587,7 +588,7 @@ fn tie_break_is_gardens_won_outright() {
 
 #[test]
 fn replay_is_readable_and_matches_simulate() {
-    let agents: Vec<String> = vec!["greedy".into(), "random".into(), "random".into()];
+    let agents: Vec<String> = vec!["mcts:iters=20".into(), "greedy".into(), "random".into()];
     let variant = json!({"line_rule": "last"});
     let cols = batch::simulate::<Hiroba>(&variant, &agents, 9, 0, 6, true).unwrap();
     for index in 0..6u64 {
