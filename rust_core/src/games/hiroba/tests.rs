@@ -761,9 +761,10 @@ fn naive_scores(g: &Hiroba) -> Vec<i64> {
 /// every pebble and stone on land, the start-cell and line rules (from the board alone),
 /// the stone allowance; every 50th game also compares the legal placements with a naive
 /// enumeration; at the end, that nobody could still place and the scores. Returns the
-/// number of actions checked.
-pub fn invariant_run(games: u64, seed: u64) -> u64 {
-    let mut actions = 0;
+/// number of actions checked, of passes, and of stone decisions by players out of the
+/// pebble play.
+pub fn invariant_run(games: u64, seed: u64) -> (u64, u64, u64) {
+    let (mut actions, mut passes, mut out_stones) = (0, 0, 0);
     let vs = variants();
     let parsed: Vec<Vec<_>> = vs.iter().map(|v| (2..=4).map(|n| parse(v, n).expect("variant")).collect()).collect();
     let mut legal = Vec::new();
@@ -783,11 +784,15 @@ pub fn invariant_run(games: u64, seed: u64) -> u64 {
                 assert_eq!(legal, naive_placements(&g, q), "game {i}: legal placements");
             }
             let a = agents[q].choose(&View::new(&g), &mut rngs[q]);
+            out_stones += u64::from(g.phase == Phase::Stone && !g.in_play(q));
             match a {
                 Action::Place { cell, number } => {
                     assert!(naive_legal(&g, q, cell as usize, number), "game {i}: {a:?} breaks a rule");
                 }
-                Action::Pass => assert!(naive_placements(&g, q).is_empty(), "game {i}: pass with a placement"),
+                Action::Pass => {
+                    assert!(naive_placements(&g, q).is_empty(), "game {i}: pass with a placement");
+                    passes += 1;
+                }
                 Action::Stone { cell } => {
                     let c = cell as usize;
                     let waiting = (0..n).any(|p| g.in_play(p) && g.players[p].placed == 0);
@@ -814,14 +819,21 @@ pub fn invariant_run(games: u64, seed: u64) -> u64 {
             assert_eq!(score, o.garden_points[p] + o.koi_points[p]);
         }
     }
-    actions
+    (actions, passes, out_stones)
 }
 
 #[test]
 fn invariants_hold_in_random_play() {
     let games = std::env::var("BALANCELAB_INVARIANT_GAMES").ok().and_then(|s| s.parse().ok()).unwrap_or(1_000);
     let t = std::time::Instant::now();
-    let actions = invariant_run(games, 2026);
-    eprintln!("hiroba invariant run: {games} games, {actions} actions in {:.1}s", t.elapsed().as_secs_f64());
+    let (actions, passes, out_stones) = invariant_run(games, 2026);
+    eprintln!(
+        "hiroba invariant run: {games} games, {actions} actions ({passes} passes, {out_stones} stone decisions \
+         after leaving the pebble play) in {:.1}s",
+        t.elapsed().as_secs_f64()
+    );
     assert!(actions > games * 18);
+    if games >= 1_000 {
+        assert!(passes > 0 && out_stones > 0, "the run reaches passing");
+    }
 }
