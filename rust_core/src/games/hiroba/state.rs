@@ -524,6 +524,7 @@ impl Hiroba {
             Action::Pass => json!({"type": "pass"}),
             Action::Stone { cell } => json!({
                 "type": "stone", "row": row_of(cell as usize), "col": col_of(cell as usize),
+                "garden": Board::garden_label(self.board.garden_of[cell as usize] as usize),
             }),
             Action::NoStone => json!({"type": "no_stone"}),
         }
