@@ -7,7 +7,7 @@ use crate::games::alhambra::Alhambra;
 use serde_json::Value;
 
 /// Names of the available games.
-pub const GAMES: &[&str] = &["alhambra", "coin"];
+pub const GAMES: &[&str] = &["alhambra", "coin", "hiroba"];
 
 /// Runs `$body` with the type alias `G` bound to the engine of game `$name`.
 macro_rules! with_game {
@@ -19,6 +19,10 @@ macro_rules! with_game {
             }
             "coin" => {
                 type $g = crate::games::coin::Coin;
+                $body
+            }
+            "hiroba" => {
+                type $g = crate::games::hiroba::Hiroba;
                 $body
             }
             other => Err(Error::UnknownGame {

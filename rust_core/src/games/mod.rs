@@ -2,3 +2,4 @@
 
 pub mod alhambra;
 pub mod coin;
+pub mod hiroba;
