@@ -50,6 +50,11 @@ pub trait Game: Clone + Send + Sync + 'static {
 
     /// Final (or current) score of each player.
     fn scores(&self) -> Vec<i64>;
+    /// Tie-break key of each player, compared only between equal scores (higher is
+    /// better; players equal in both share the rank and the win). Default: no tie-break.
+    fn tiebreaks(&self) -> Vec<i64> {
+        vec![0; self.n_players()]
+    }
     /// Turn-order position of each player (0 = start player).
     fn seat(&self, player: usize) -> usize;
     /// Completed turns in the game so far.
@@ -113,9 +118,11 @@ impl<'a, G: Game> View<'a, G> {
 }
 
 /// Ranks (1 = best, ties share the best rank) and win shares (1/k for a k-way tie for
-/// first) of a score vector.
-pub fn ranks_and_wins(scores: &[i64]) -> (Vec<u32>, Vec<f64>) {
-    let ranks: Vec<u32> = scores.iter().map(|s| 1 + scores.iter().filter(|o| *o > s).count() as u32).collect();
+/// first) of a score vector, equal scores ordered by `tiebreaks` (empty = none).
+pub fn ranks_and_wins(scores: &[i64], tiebreaks: &[i64]) -> (Vec<u32>, Vec<f64>) {
+    let key = |i: usize| (scores[i], tiebreaks.get(i).copied().unwrap_or(0));
+    let n = scores.len();
+    let ranks: Vec<u32> = (0..n).map(|i| 1 + (0..n).filter(|&j| key(j) > key(i)).count() as u32).collect();
     let firsts = ranks.iter().filter(|r| **r == 1).count() as f64;
     let wins = ranks.iter().map(|r| if *r == 1 { 1.0 / firsts } else { 0.0 }).collect();
     (ranks, wins)
@@ -127,8 +134,11 @@ mod tests {
 
     #[test]
     fn ranks_share_ties() {
-        let (r, w) = ranks_and_wins(&[10, 30, 30, 5]);
+        let (r, w) = ranks_and_wins(&[10, 30, 30, 5], &[]);
         assert_eq!(r, vec![3, 1, 1, 4]);
         assert_eq!(w, vec![0.0, 0.5, 0.5, 0.0]);
+        let (r, w) = ranks_and_wins(&[10, 30, 30, 30], &[0, 2, 1, 2]);
+        assert_eq!(r, vec![4, 1, 3, 1]);
+        assert_eq!(w, vec![0.0, 0.5, 0.0, 0.5]);
     }
 }

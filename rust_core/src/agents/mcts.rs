@@ -156,7 +156,7 @@ impl<G: Game> MctsAgent<G> {
             };
             state.apply(a);
         }
-        let (_, wins) = ranks_and_wins(&state.scores());
+        let (_, wins) = ranks_and_wins(&state.scores(), &state.tiebreaks());
         for &id in &self.path {
             let n = &mut self.nodes[id as usize];
             n.visits += 1;

@@ -132,7 +132,7 @@ pub fn simulate<G: Game>(
     for index in start..start + count {
         let (state, who, deal_index) = setup.play(&mut agents, seed, index, pair_seats, false, |_, _, _| {})?;
         let scores = state.scores();
-        let (ranks, wins) = ranks_and_wins(&scores);
+        let (ranks, wins) = ranks_and_wins(&scores, &state.tiebreaks());
         // Rows in agent-list order (player = index into `agents`).
         let mut by_player: Vec<usize> = (0..n).collect();
         by_player.sort_by_key(|&q| who[q]);
@@ -173,7 +173,7 @@ pub fn replay<G: Game>(variant: &Value, agents: &[String], seed: u64, index: u64
     })?;
     events.extend(state.take_log());
     let scores = state.scores();
-    let (ranks, wins) = ranks_and_wins(&scores);
+    let (ranks, wins) = ranks_and_wins(&scores, &state.tiebreaks());
     let mut metrics = Vec::new();
     let players: Vec<Value> = (0..who.len())
         .map(|q| {

@@ -35,7 +35,7 @@ fn each_player_acts_once_and_the_winner_scores_highest() {
     for d in 0..50 {
         let g = play(&v, 3, d);
         assert_eq!(g.turns(), 3);
-        let (ranks, wins) = ranks_and_wins(&g.scores());
+        let (ranks, wins) = ranks_and_wins(&g.scores(), &[]);
         assert_eq!(wins, vec![0.0, 1.0, 0.0], "seat 1 always wins");
         assert_eq!(ranks[1], 1);
     }
@@ -45,7 +45,7 @@ fn each_player_acts_once_and_the_winner_scores_highest() {
 fn ties_give_everyone_a_share() {
     let v = parse(&json!({"tie": 1.0}), 4).unwrap();
     let g = play(&v, 4, 9);
-    assert_eq!(ranks_and_wins(&g.scores()).1, vec![0.25; 4]);
+    assert_eq!(ranks_and_wins(&g.scores(), &[]).1, vec![0.25; 4]);
 }
 
 #[test]
@@ -56,7 +56,7 @@ fn seat_frequencies_match_p() {
     let mut ties = 0;
     for d in 0..n_games {
         let g = play(&v, 3, d);
-        let (_, w) = ranks_and_wins(&g.scores());
+        let (_, w) = ranks_and_wins(&g.scores(), &[]);
         if w[0] < 1.0 && w[1] < 1.0 && w[2] < 1.0 {
             ties += 1;
         }

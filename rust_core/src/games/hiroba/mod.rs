@@ -116,6 +116,10 @@ impl Game for Hiroba {
     fn scores(&self) -> Vec<i64> {
         self.score_vec()
     }
+    /// Gardens won outright (the reference's tie-break; still equal → shared win).
+    fn tiebreaks(&self) -> Vec<i64> {
+        self.tiebreak()
+    }
     fn seat(&self, player: usize) -> usize {
         player
     }

@@ -582,6 +582,7 @@ fn tie_break_is_gardens_won_outright() {
     g.put_pebble(1, rc(7, 6), 5); // 9A (4 cells)
     assert_eq!(g.score_vec(), vec![4, 4]);
     assert_eq!(g.tiebreak(), vec![2, 1], "a wins the tie-break");
+    assert_eq!(crate::game::ranks_and_wins(&g.scores(), &g.tiebreaks()), (vec![1, 2], vec![1.0, 0.0]));
 }
 
 // ------------------------------------------------------------------- logs and agents
