@@ -77,6 +77,14 @@ pub trait Game: Clone + Send + Sync + 'static {
         out.extend(actions.iter().map(|a| self.greedy_value(a)));
     }
 
+    /// Estimated win shares (summing to 1) of a position that is not over, from the
+    /// game's own evaluation; `mcts` uses it to cut rollouts short (`depth`). It may read
+    /// everything in the state (it is called on determinized samples). `None`
+    /// (the default): no estimate, rollouts play to the end.
+    fn win_estimate(&self) -> Option<Vec<f64>> {
+        None
+    }
+
     /// A JSON description of an action (for replays).
     fn action_json(&self, action: &Self::Action) -> Value;
     /// Starts recording rule events (setup, scorings, reshuffles...) for replays.

@@ -5,8 +5,9 @@
 //! cards), walks the tree choosing by UCT among the children legal in that sample
 //! (counting each child's availability, as in Cowling, Powley & Whitehouse 2012),
 //! expands the untried action with the best greedy evaluation (which also gives the
-//! child a progressive-bias prior), plays the game out with the rollout policy and credits
-//! every node with the final win share of the player who moved into it. The most
+//! child a progressive-bias prior), plays the game out with the rollout policy (for at
+//! most `depth` moves when the game offers a [`Game::win_estimate`]) and credits
+//! every node with the final (or estimated) win share of the player who moved into it. The most
 //! visited root action is played. The agent never sees the true state.
 
 use super::greedy::{best_index, GreedyAgent};
@@ -16,6 +17,8 @@ use crate::game::{ranks_and_wins, Game, View};
 use crate::rng::Rng;
 
 const NONE: u32 = u32::MAX;
+/// Default rollout length before the game's win estimate is used.
+pub const DEFAULT_DEPTH: u32 = 20;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Rollout {
@@ -32,11 +35,14 @@ pub struct MctsConfig {
     /// greedy evaluation prefers (0 = plain UCT).
     pub bias: f64,
     pub rollout: Rollout,
+    /// Rollout moves after which the game's [`Game::win_estimate`] replaces the rest of
+    /// the rollout (0 = always play to the end; games without an estimate always do).
+    pub depth: u32,
 }
 
 impl Default for MctsConfig {
     fn default() -> Self {
-        MctsConfig { iters: 1000, c: 0.7, bias: 10.0, rollout: Rollout::Greedy }
+        MctsConfig { iters: 1000, c: 0.7, bias: 10.0, rollout: Rollout::Greedy, depth: DEFAULT_DEPTH }
     }
 }
 
@@ -149,14 +155,23 @@ impl<G: Game> MctsAgent<G> {
             self.path.push(best);
             node = best;
         }
+        let mut moves = 0;
+        let mut estimate = None;
         while !state.is_terminal() {
+            if self.cfg.depth > 0 && moves >= self.cfg.depth {
+                estimate = state.win_estimate();
+                if estimate.is_some() {
+                    break;
+                }
+            }
             let a = match self.cfg.rollout {
                 Rollout::Random => self.random.choose(&View::new(&state), rng),
                 Rollout::Greedy => self.greedy.choose(&View::new(&state), rng),
             };
             state.apply(a);
+            moves += 1;
         }
-        let (_, wins) = ranks_and_wins(&state.scores(), &state.tiebreaks());
+        let wins = estimate.unwrap_or_else(|| ranks_and_wins(&state.scores(), &state.tiebreaks()).1);
         for &id in &self.path {
             let n = &mut self.nodes[id as usize];
             n.visits += 1;

@@ -23,7 +23,7 @@ pub trait Agent<G: Game>: Send {
 /// Allowed parameter names per agent.
 fn allowed_params(name: &str) -> &'static [&'static str] {
     match name {
-        "mcts" => &["iters", "c", "bias", "rollout"],
+        "mcts" => &["iters", "c", "bias", "rollout", "depth"],
         _ => &[],
     }
 }
@@ -106,7 +106,9 @@ impl AgentSpec {
     }
 
     /// The MCTS settings: `iters` (1..=1000000, default 1000), `c` (0..=100, default
-    /// 0.7), `bias` (0..=100, default 10), `rollout` (`random` | `greedy`, default greedy).
+    /// 0.7), `bias` (0..=100, default 10), `rollout` (`random` | `greedy`, default greedy),
+    /// `depth` (rollout moves before the game's win estimate is used, 0..=100000, 0 = play
+    /// to the end; see `MctsConfig`).
     pub fn mcts_config(&self) -> Result<mcts::MctsConfig> {
         let mut cfg = mcts::MctsConfig::default();
         for (k, v) in &self.params {
@@ -114,6 +116,7 @@ impl AgentSpec {
                 "iters" => cfg.iters = self.number(k, v, 1, 1_000_000, "an integer 1..=1000000")?,
                 "c" => cfg.c = self.number(k, v, 0.0, 100.0, "a number 0..=100")?,
                 "bias" => cfg.bias = self.number(k, v, 0.0, 100.0, "a number 0..=100")?,
+                "depth" => cfg.depth = self.number(k, v, 0, 100_000, "an integer 0..=100000")?,
                 "rollout" => {
                     cfg.rollout = match v.as_str() {
                         "random" => mcts::Rollout::Random,

@@ -34,7 +34,7 @@ fn specs_parse_and_reject_with_names() {
     assert_eq!((cfg.iters, cfg.c), (800, 1.2));
     assert!(matches!(AgentSpec::parse("alphazero"), Err(Error::UnknownAgent { .. })));
     for bad in
-        ["mcts:iters=0", "mcts:iters=x", "mcts:c=-1", "mcts:rollout=smart", "mcts:depth=2", "greedy:x=1", "mcts:iters"]
+        ["mcts:iters=0", "mcts:iters=x", "mcts:c=-1", "mcts:rollout=smart", "mcts:depth=-2", "greedy:x=1", "mcts:iters"]
     {
         let e = AgentSpec::parse(bad).unwrap_err();
         assert!(matches!(e, Error::BadAgentParam { .. }), "{bad}: {e}");
@@ -115,4 +115,32 @@ fn greedy_games_end_well_before_the_turn_limit() {
         let longest = cols.turns.iter().max().copied().unwrap_or(0);
         assert!(longest < 400, "{variant}: a game lasted {longest} turns");
     }
+}
+
+#[test]
+fn rollouts_stop_at_depth_only_with_a_win_estimate() {
+    let cfg = AgentSpec::parse("mcts:depth=7").unwrap().mcts_config().unwrap();
+    assert_eq!(cfg.depth, 7);
+    assert_eq!(AgentSpec::parse("mcts").unwrap().mcts_config().unwrap().depth, super::mcts::DEFAULT_DEPTH);
+    // Hiroba has no estimate: the depth changes nothing, every rollout plays to the end.
+    let hiroba = |spec: &str| {
+        let agents = [spec.to_string(), "greedy".to_string()];
+        let mut cols =
+            crate::batch::simulate::<crate::games::hiroba::Hiroba>(&json!({}), &agents, 3, 0, 2, false).unwrap();
+        cols.agent_names.clear(); // the specs differ; the games must not
+        cols
+    };
+    assert_eq!(hiroba("mcts:iters=60,depth=1"), hiroba("mcts:iters=60,depth=0"));
+    // Alhambra has one: cutting rollouts after 1 move changes the search.
+    let mut g = state(json!({}), 2, 4);
+    advance(&mut g, 30);
+    let picks = |spec: &str| {
+        (0..8)
+            .map(|s| {
+                let mut a = AgentSpec::parse(spec).unwrap().build::<Alhambra>().unwrap();
+                a.choose(&View::new(&g), &mut agent_rng(s, 1, 0))
+            })
+            .collect::<Vec<_>>()
+    };
+    assert_ne!(picks("mcts:iters=100,depth=1"), picks("mcts:iters=100,depth=0"));
 }

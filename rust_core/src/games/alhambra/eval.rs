@@ -27,7 +27,7 @@
 //!   redesign for ever.
 
 use super::data::{Card, MAJORITY, N_KINDS, TILES};
-use super::scoring::kind_points;
+use super::scoring::{kind_points, majority_points};
 use super::state::{Action, Alhambra, Phase, Player, MAX_PLAYERS, NO_TILE};
 
 const CHURN: f64 = 2.0;
@@ -36,6 +36,9 @@ const CHURN: f64 = 2.0;
 const REDESIGN_MAJORITY: f64 = 0.5;
 const EXACT: f64 = 2.0;
 const RESERVE: f64 = 0.3;
+/// Score difference (points) that makes the estimated win chance e : 1 (see
+/// [`Alhambra::win_estimate`]).
+const WIN_SCALE: f64 = 8.0;
 
 /// Money value of one currency: diminishing in the amount held, plus 1 if the market
 /// tile on that currency's space can be paid exactly.
@@ -127,6 +130,43 @@ impl Alhambra {
             0.0
         };
         self.majority_gain(p, kind, 1, ctx) + wall
+    }
+
+    /// Estimated final score of each player: the score so far, the majority points of
+    /// every scoring still to come with the cities as they are (Dirk included), the
+    /// longest wall for each of them, and the money held at the greedy's rate.
+    pub fn score_estimate(&self) -> [f64; MAX_PLAYERS] {
+        let n = self.n;
+        let parts = if self.v.dirk { n + 1 } else { n };
+        let mut counts = [[0u8; N_KINDS]; MAX_PLAYERS + 1];
+        for (c, pl) in counts.iter_mut().zip(&self.players) {
+            *c = pl.city.kind_counts;
+        }
+        counts[n] = self.dirk_counts;
+        let mut est = [0.0; MAX_PLAYERS];
+        for round in self.scorings_done as usize + 1..=3 {
+            let mut pts = [0i64; MAX_PLAYERS + 1];
+            majority_points(&counts[..parts], round, &mut pts);
+            for p in 0..n {
+                est[p] += pts[p] as f64;
+            }
+        }
+        for (p, pl) in self.players.iter().enumerate() {
+            est[p] += self.scores[p] as f64
+                + pl.city.longest_wall(self.v.wall_rule) as f64 * self.scorings_left()
+                + (0..4).map(|c| currency_value(pl.sums[c], &pl.hand[c], self.market[c])).sum::<f64>();
+        }
+        est
+    }
+
+    /// Win shares estimated from [`Alhambra::score_estimate`]: a softmax with a scale of
+    /// `WIN_SCALE` points (for two players, a logistic in the score difference).
+    pub fn win_estimate(&self) -> Vec<f64> {
+        let est = self.score_estimate();
+        let top = est[..self.n].iter().cloned().fold(f64::NEG_INFINITY, f64::max);
+        let w: Vec<f64> = est[..self.n].iter().map(|e| ((e - top) / WIN_SCALE).exp()).collect();
+        let total: f64 = w.iter().sum();
+        w.iter().map(|x| x / total).collect()
     }
 
     /// The greedy score of `action` for the player to act (see the module docs).

@@ -125,6 +125,9 @@ impl Game for Alhambra {
     fn greedy_values(&self, actions: &[Action], out: &mut Vec<f64>) {
         Alhambra::greedy_values(self, actions, out)
     }
+    fn win_estimate(&self) -> Option<Vec<f64>> {
+        Some(Alhambra::win_estimate(self))
+    }
     fn action_json(&self, action: &Action) -> Value {
         Alhambra::action_json(self, action)
     }

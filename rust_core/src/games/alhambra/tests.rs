@@ -622,3 +622,24 @@ fn tile_prices_in_table_order() {
     let prices: Vec<u8> = TILES[..7].iter().map(|t| t.price).collect();
     assert_eq!(prices, vec![2, 3, 4, 5, 6, 7, 8]);
 }
+
+#[test]
+fn win_estimate_follows_the_estimated_scores() {
+    let v = parse(&json!({"dirk": false}), 2).unwrap();
+    let mut g = Alhambra::new(&v, 2, deal_rng(5, 0));
+    let w = g.win_estimate();
+    assert!((w.iter().sum::<f64>() - 1.0).abs() < 1e-12);
+    let est = g.score_estimate();
+    // Only money so far: the estimate is the greedy's money value of each hand.
+    assert!(est[0] > 0.0 && est[1] > 0.0);
+    // A sole pavilion holder gains the pavilion's first place of all three scorings.
+    let before = g.score_estimate()[0];
+    g.players[0].city.put(0, 0, -1); // tile 0: pavilion, walls N E W, open towards the fountain
+    let gained = g.score_estimate()[0] - before;
+    let firsts: i64 = (0..3).map(|r| crate::games::alhambra::data::MAJORITY[r][0][0] as i64).sum();
+    let wall = g.players[0].city.longest_wall(WallRule::Trail) as f64 * 3.0;
+    assert_eq!(gained, firsts as f64 + wall);
+    // Points already scored count one for one; a large lead is a near-certain win.
+    g.scores[1] += 200;
+    assert!(g.win_estimate()[1] > 0.999);
+}
