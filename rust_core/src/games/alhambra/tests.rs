@@ -636,7 +636,7 @@ fn win_estimate_follows_the_estimated_scores() {
     let before = g.score_estimate()[0];
     g.players[0].city.put(0, 0, -1); // tile 0: pavilion, walls N E W, open towards the fountain
     let gained = g.score_estimate()[0] - before;
-    let firsts: i64 = (0..3).map(|r| crate::games::alhambra::data::MAJORITY[r][0][0] as i64).sum();
+    let firsts: i64 = (0..3).map(|r| crate::games::alhambra::data::MAJORITY[r][0][0]).sum();
     let wall = g.players[0].city.longest_wall(WallRule::Trail) as f64 * 3.0;
     assert_eq!(gained, firsts as f64 + wall);
     // Points already scored count one for one; a large lead is a near-certain win.
