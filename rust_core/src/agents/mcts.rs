@@ -18,7 +18,7 @@ use crate::rng::Rng;
 
 const NONE: u32 = u32::MAX;
 /// Default rollout length before the game's win estimate is used.
-pub const DEFAULT_DEPTH: u32 = 20;
+pub const DEFAULT_DEPTH: u32 = 10;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Rollout {
