@@ -72,6 +72,9 @@ pub struct City {
     pub kind_counts: [u8; N_KINDS],
     /// City tiles that may move to the reserve (kept up to date on every change).
     removable: u64,
+    /// Articulation points of the graph of open links (bit per id, fountain included),
+    /// kept with `removable`.
+    cut: u64,
     /// Empty squares next to the city (kept up to date on every change).
     spots: [Spot; MAX_SPOTS],
     n_spots: u8,
@@ -259,6 +262,7 @@ impl City {
             pos: [NOWHERE; N_TILES],
             kind_counts: [0; N_KINDS],
             removable: 0,
+            cut: 0,
             spots: [Spot::default(); MAX_SPOTS],
             n_spots: 0,
             slot: [NO_SLOT; G * G],
@@ -376,7 +380,10 @@ impl City {
             }
         }
         let Some(v) = link else { return false };
-        self.removable &= !(1u64 << v); // the fountain (54) never is
+        if v != FOUNTAIN {
+            self.cut |= 1 << v;
+            self.removable &= !(1u64 << v);
+        }
         for d in STEP {
             let u = self.cells[(i as isize + d) as usize];
             if (u as usize) < N_TILES && !self.touches_empty(self.pos[u as usize] as usize) {
@@ -448,10 +455,52 @@ impl City {
 
     /// Takes a tile out without checks.
     pub fn take(&mut self, id: u8) {
+        let p = self.pos[id as usize] as usize;
+        let (links, v) = self.links(p, WALLS[id as usize]);
         let (gx, gy) = self.take_raw(id);
         self.refresh_sides_near(gx, gy);
-        self.update_removable();
+        if !(self.trusted && links == 1 && self.take_leaf(id, p, v)) {
+            self.update_removable();
+        }
         self.refresh_spots_near(gx, gy);
+    }
+
+    /// Open links of a tile with `walls` on grid square `i`: how many, and the last
+    /// neighbour found.
+    #[inline]
+    fn links(&self, i: usize, walls: u8) -> (u32, u8) {
+        let (mut n, mut last) = (0, EMPTY);
+        for d in 0..4 {
+            let v = self.cells[(i as isize + STEP[d]) as usize];
+            if v != EMPTY && walls & SIDE[d] == 0 {
+                n += 1;
+                last = v;
+            }
+        }
+        (n, last)
+    }
+
+    /// Updates the articulation points and removable tiles after leaf `id` (linked only
+    /// to `v`) left grid square `i`: no other tile's status changes except `v`'s, which
+    /// is no articulation point any more if it is now a leaf itself (returns false,
+    /// changing nothing, when `v` keeps two or more links: the caller recomputes). The
+    /// tiles next to the freed square now touch an empty square.
+    fn take_leaf(&mut self, id: u8, i: usize, v: u8) -> bool {
+        if v != FOUNTAIN {
+            if self.links(self.pos[v as usize] as usize, WALLS[v as usize]).0 > 1 {
+                return false;
+            }
+            self.cut &= !(1u64 << v);
+        }
+        self.cut &= !(1u64 << id);
+        self.removable &= !(1u64 << id);
+        for d in STEP {
+            let u = self.cells[(i as isize + d) as usize];
+            if (u as usize) < N_TILES && self.cut >> u & 1 == 0 {
+                self.removable |= 1 << u;
+            }
+        }
+        true
     }
 
     /// Takes a tile out, updating the grid but not the move caches; returns its square.
@@ -849,6 +898,7 @@ impl City {
         let mut cut = 0u64;
         let mut time = 0u8;
         self.low_link(FOUNTAIN, u8::MAX, &mut disc, &mut low, &mut time, &mut cut);
+        self.cut = cut;
         let mut removable = 0;
         for id in self.iter_tiles() {
             if cut >> id & 1 == 1 || disc[id as usize] == 0 {
@@ -982,6 +1032,9 @@ impl City {
         if self.removable >> old & 1 == 1 {
             self.removable = (self.removable & !(1u64 << old)) | 1 << new;
         }
+        if self.cut >> old & 1 == 1 {
+            self.cut = (self.cut & !(1u64 << old)) | 1 << new;
+        }
         for (dx, dy, side, facing) in DIRS {
             let k = self.slot[(gy + dy) as usize * G + (gx + dx) as usize] as usize;
             if k != NO_SLOT as usize {
@@ -1075,6 +1128,13 @@ impl City {
             return Err("occupancy bitboard holds stray squares".into());
         }
         let mut fresh = self.clone();
+        fresh.update_removable();
+        if (fresh.cut, fresh.removable) != (self.cut, self.removable) {
+            return Err(format!(
+                "articulation/removable caches {:x}/{:x} should be {:x}/{:x}",
+                self.cut, self.removable, fresh.cut, fresh.removable
+            ));
+        }
         fresh.update_spots();
         fresh.trusted = false;
         for rule in [WallRule::Trail, WallRule::SimplePath] {
