@@ -3,7 +3,8 @@
     python bench/agents.py [--games N] [--mcts-games N] [--iters N]
 
 Prints greedy self-play games/s (target >= 2,000) and MCTS iterations per second with
-random rollouts (target >= 20,000), and writes bench/results/agents.json. MCTS iterations
+random rollouts played to the end (`depth=0`; target >= 20,000) and, for information, with the
+default settings, and writes bench/results/agents.json. MCTS iterations
 per second = iterations run / seconds of the whole games, counting the MCTS player's
 searched decisions (one with a single legal action is played without search); the time also
 includes the greedy opponent, so the figure is a slight underestimate.
@@ -49,17 +50,29 @@ def main() -> None:
     greedy_rate = best_rate(greedy, 3)
     print(f"greedy self-play           {greedy_rate:10,.0f} games/s (target >= 2,000)")
 
-    spec = f"mcts:iters={args.iters},rollout=random"
-    agents = [spec, "greedy"]
-    t0 = time.perf_counter()
-    rust_core.simulate("alhambra", {}, agents, seed=2, start=0, count=args.mcts_games)
-    seconds = time.perf_counter() - t0
-    decisions = searched_decisions(agents, 2, args.mcts_games, 0)
-    iters_per_s = decisions * args.iters / seconds
+    def mcts_rate(spec: str) -> tuple[float, int, float]:
+        agents = [spec, "greedy"]
+        t0 = time.perf_counter()
+        rust_core.simulate("alhambra", {}, agents, seed=2, start=0, count=args.mcts_games)
+        seconds = time.perf_counter() - t0
+        decisions = searched_decisions(agents, 2, args.mcts_games, 0)
+        return decisions * args.iters / seconds, decisions, seconds
+
+    # The figure: random rollouts played to the end of the game (depth=0).
+    spec = f"mcts:iters={args.iters},rollout=random,depth=0"
+    iters_per_s, decisions, seconds = mcts_rate(spec)
     print(f"mcts (random rollouts)     {iters_per_s:10,.0f} iterations/s (target >= 20,000; "
           f"{decisions} decisions, {seconds:.1f} s)")
+    # For information: the default settings (greedy rollouts cut after 10 moves).
+    default_spec = f"mcts:iters={args.iters}"
+    default_rate, decisions, seconds = mcts_rate(default_spec)
+    print(
+        f"mcts (default settings)    {default_rate:10,.0f} iterations/s "
+        f"({decisions} decisions, {seconds:.1f} s)"
+    )
     figures = {"greedy_games_per_s": round(greedy_rate), "mcts_iters_per_s": round(iters_per_s),
-               "mcts_spec": spec}
+               "mcts_spec": spec, "mcts_default_iters_per_s": round(default_rate),
+               "mcts_default_spec": default_spec}
     print(f"wrote {write('agents', figures)}")
 
 
