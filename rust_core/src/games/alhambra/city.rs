@@ -272,7 +272,7 @@ impl City {
         };
         city.cells[c as usize * G + c as usize] = FOUNTAIN;
         city.rows[c as usize] |= 1 << c;
-        city.update_spots();
+        city.add_spots(); // all slots are still free
         city
     }
 
@@ -795,6 +795,11 @@ impl City {
     /// tile must match there and whether filling it would make a hole under each rule.
     fn update_spots(&mut self) {
         self.slot = [NO_SLOT; G * G];
+        self.add_spots();
+    }
+
+    /// Adds the frontier squares of the bounding box to an empty frontier.
+    fn add_spots(&mut self) {
         self.n_spots = 0;
         for gy in self.y0 - 1..=self.y1 + 1 {
             for gx in self.x0 - 1..=self.x1 + 1 {
