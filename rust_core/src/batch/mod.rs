@@ -134,9 +134,11 @@ pub fn simulate<G: Game>(
         let scores = state.scores();
         let (ranks, wins) = ranks_and_wins(&scores, &state.tiebreaks());
         // Rows in agent-list order (player = index into `agents`).
-        let mut by_player: Vec<usize> = (0..n).collect();
-        by_player.sort_by_key(|&q| who[q]);
-        for q in by_player {
+        let mut position = [0usize; MAX_SEATS];
+        for (q, &p) in who.iter().enumerate() {
+            position[p] = q;
+        }
+        for &q in &position[..n] {
             c.game_index.push(index as i64);
             c.deal_index.push(deal_index as i64);
             c.player.push(who[q] as i32);
