@@ -209,3 +209,13 @@ def test_replay_variant_paths_are_relative_to_the_current_directory(tmp_path, mo
     assert cli.main([*argv, "--variant", "tiles=missing.txt"]) == 2
     err = capsys.readouterr().err
     assert "--variant: tiles: no such file" in err and str(tmp_path / "missing.txt") in err
+
+
+def test_a_file_changed_after_loading_the_study_stops_the_run_before_it_starts(tmp_path):
+    study_path = make_study(tmp_path, "late")
+    study = load_study(str(study_path))
+    tiles = study_path.parent / "sets" / "late.txt"
+    tiles.write_text(mirrored(tiles.read_text(), 6))
+    with pytest.raises(StudyError, match="changed since the study was loaded"):
+        run_study(study, tmp_path / "out", workers=2, progress=False, quiet=True)
+    assert not (tmp_path / "out").exists()
