@@ -20,6 +20,7 @@ examples:
   balancelab run alhambra-dirk                      # built-in study, local Ray, output in runs/alhambra-dirk
   balancelab run my-study.toml --out runs/mine --games 200000 --workers 2
   balancelab run alhambra-start-player --precision 0.005 --max-games 400000
+  balancelab run hiroba-start-player                # Hiroba, 2-4 players, greedy and mcts self-play
   balancelab run alhambra-dirk --address HEAD:6379        # join a cluster (or RAY_ADDRESS, ray job submit)
   balancelab replay alhambra --seed 1 --game-index 7 --variant dirk=false --agents random random
   balancelab replay --run runs/alhambra-dirk --cell p2-no_dirk --game-index 7
