@@ -68,4 +68,7 @@ def section(game: str | None) -> GameSection:
     module = SECTIONS.get(game or "")
     if module is None:
         return NO_SECTION
-    return importlib.import_module(module).SECTION
+    found = importlib.import_module(module).SECTION
+    if not isinstance(found, GameSection):
+        raise TypeError(f"{module}.SECTION must be a GameSection, got {type(found).__name__}")
+    return found
