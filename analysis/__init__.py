@@ -5,12 +5,14 @@ Notebook use::
     import analysis
     lf = analysis.load("runs/alhambra-dirk")          # lazy frame over every row
     s = analysis.analyse("runs/alhambra-dirk")         # every table of the report
-    s.advantage, s.seats, s.scores, s.outcomes, s.dirk, s.comparisons, s.warnings
+    s.advantage, s.seats, s.scores, s.outcomes, s.comparisons, s.warnings
+    s.tables                                           # the game's own tables (Alhambra: dirk)
 
 Per-cell building blocks live in :mod:`analysis.stats` (``seat_win_rates``,
 ``start_advantage``, ``equal_seats_test``, ``game_table``, ``margin``, ``game_length``,
-``tie_share``, ``score_by_seat``, ``compare_cells``), Alhambra specifics in
-:mod:`analysis.alhambra`, the precision hook in :mod:`analysis.precision` and the report in
+``tie_share``, ``score_by_seat``, ``compare_cells``), each game's own section in
+``analysis/<game>.py`` (:mod:`analysis.alhambra`, :mod:`analysis.hiroba`, listed in
+:mod:`analysis.games`), the precision hook in :mod:`analysis.precision` and the report in
 :mod:`analysis.report`.
 """
 

@@ -1,5 +1,7 @@
 """Alhambra-specific tables: start-player advantage adjusted for the starting hand, and Dirk.
 
+:data:`SECTION` plugs them into the generic analysis and report (see :mod:`analysis.games`).
+
 By default Alhambra's start player is the one dealt the fewest money cards, so the raw
 seat-0 win rate mixes "moving first" with "starting poorer". The adjusted advantage is the
 seat-0 effect of a linear probability model ``win ~ seat0 + cards + value`` (cards and value
@@ -10,14 +12,23 @@ game (by deal with ``pair_seats``), rescaled by (n-1)/n so that it is on the sam
 
 from __future__ import annotations
 
+import math
+import pathlib
+from typing import TYPE_CHECKING, Any
+
 import numpy as np
 import polars as pl
 import statsmodels.api as sm
 
+from .games import AdvantageColumn, GameSection
 from .stats.intervals import ALPHA, Estimate, clustered_wilson, mean_ci, unit_col, unit_means, wilson
 from .stats.seats import n_players_of
 
-__all__ = ["KINDS", "dirk_stats", "hand_adjusted_advantage", "has_dirk"]
+if TYPE_CHECKING:
+    from .report.build import Doc
+    from .study import StudyAnalysis
+
+__all__ = ["KINDS", "SECTION", "dirk_stats", "hand_adjusted_advantage", "has_dirk"]
 
 KINDS = ("pavilion", "seraglio", "arcades", "chambers", "garden", "tower")
 
@@ -100,3 +111,70 @@ def dirk_stats(rows: pl.DataFrame, *, paired: bool, alpha: float = ALPHA) -> pl.
     for k, c in zip(KINDS, first, strict=True):
         mean(f"scorings with Dirk 1st in {k}", c)
     return pl.DataFrame(recs)
+
+
+# ---------------------------------------------------------------- the report section
+
+
+def _advantage(rows: pl.DataFrame, paired: bool) -> dict[str, Any]:
+    if "start_money_cards" not in rows.columns:
+        return {}
+    adj = hand_adjusted_advantage(rows, paired=paired)
+    return {"adjusted": adj.estimate, "adj_lo": adj.lo, "adj_hi": adj.hi}
+
+
+def _tables(rows: pl.DataFrame, paired: bool) -> dict[str, pl.DataFrame]:
+    return {"dirk": dirk_stats(rows, paired=paired)} if has_dirk(rows) else {}
+
+
+def _summary(s: StudyAnalysis) -> list[str]:
+    from .report.text import span
+
+    parts = []
+    rows = list(s.advantage.iter_rows(named=True)) if s.advantage.height else []
+    adjusted = [r for r in rows if r.get("adjusted") is not None and not math.isnan(r["adjusted"])]
+    if adjusted:
+        parts.append(
+            "Holding the starting hand fixed (the start player is dealt the fewest cards), "
+            f"moving first is worth {span([r['adjusted'] for r in adjusted], '+.3f')}."
+        )
+    dirk = s.table("dirk")
+    if dirk.height:
+        shares = []
+        for cid in dirk["cell"].unique(maintain_order=True):
+            t = dirk.filter((pl.col("cell") == cid) & pl.col("stat").str.starts_with("Dirk outscored"))
+            shares.append(f"{s.label(cid)}: {t['estimate'][0]:.1%}")
+        parts.append("Dirk would have outscored the winner in " + "; ".join(shares) + " of games.")
+    return parts
+
+
+def _report(doc: Doc, s: StudyAnalysis, out: pathlib.Path) -> None:
+    from .figures import dirk_figure
+    from .report.text import ci
+
+    dirk = s.table("dirk")
+    if not dirk.height:
+        return
+    doc.heading("Dirk (2-player variant)")
+    doc.table(
+        ["cell", "statistic", "estimate [95% CI]"],
+        [
+            [s.label(r["cell"]), r["stat"], ci(r["estimate"], r["lo"], r["hi"])]
+            for r in dirk.iter_rows(named=True)
+        ],
+    )
+    doc.figure(dirk_figure(s), out, "dirk", "Dirk's majorities per kind")
+
+
+SECTION = GameSection(
+    advantage=_advantage,
+    advantage_columns=(AdvantageColumn("adjusted for starting hand", "adjusted", "adj_lo", "adj_hi"),),
+    advantage_note=(
+        "Raw advantage = seat-0 win rate − 1/n. The adjusted column holds the starting money (cards and "
+        "value) fixed: the start player is dealt the fewest money cards, so the raw figure mixes moving "
+        "first with starting poorer."
+    ),
+    tables=_tables,
+    summary=_summary,
+    report=_report,
+)

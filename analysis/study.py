@@ -8,7 +8,7 @@ from typing import Any
 
 import polars as pl
 
-from . import alhambra
+from .games import GameSection, section
 from .load import cell_rows, read_manifest
 from .stats.compare import compare_cells
 from .stats.outcomes import game_length, game_table, margin, score_by_seat, tie_share
@@ -32,13 +32,33 @@ class StudyAnalysis:
     advantage: pl.DataFrame
     scores: pl.DataFrame
     outcomes: pl.DataFrame
-    dirk: pl.DataFrame
     comparisons: pl.DataFrame
+    #: Game-specific tables by name (see :mod:`analysis.games`), e.g. ``dirk`` (Alhambra),
+    #: ``hiroba`` (Hiroba); each has ``cell``, ``label`` and ``n_players`` columns.
+    tables: dict[str, pl.DataFrame] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
 
     @property
     def name(self) -> str:
         return str(self.manifest["study"]["name"])
+
+    @property
+    def game(self) -> str:
+        return str(self.manifest["study"].get("game", ""))
+
+    @property
+    def section(self) -> GameSection:
+        """The game's own part of the analysis and report (:mod:`analysis.games`)."""
+        return section(self.game)
+
+    def table(self, name: str) -> pl.DataFrame:
+        """A game-specific table (empty if the game or the study has none)."""
+        return self.tables.get(name, pl.DataFrame())
+
+    @property
+    def dirk(self) -> pl.DataFrame:
+        """Alhambra: Dirk's record per cell with Dirk (empty otherwise)."""
+        return self.table("dirk")
 
     def label(self, cell_id: str) -> str:
         return next(str(c.get("label", c["id"])) for c in self.cells if str(c["id"]) == cell_id)
@@ -64,10 +84,11 @@ def analyse(run_dir: pathlib.Path | str) -> StudyAnalysis:
     manifest = read_manifest(run_dir)
     study = manifest["study"]
     paired = bool(study.get("pair_seats", False))
-    is_alhambra = study.get("game") == "alhambra"
+    game = section(study.get("game"))
     cells = list(study["cells"])
     rows: dict[str, pl.DataFrame] = {}
-    seats, adv, scores, outcomes, dirk = [], [], [], [], []
+    seats, adv, scores, outcomes = [], [], [], []
+    extra: dict[str, list[pl.DataFrame]] = {}
     warnings: list[str] = []
     for cell in cells:
         cid = str(cell["id"])
@@ -99,9 +120,8 @@ def analyse(run_dir: pathlib.Path | str) -> StudyAnalysis:
             "equal_seats_test": test.method,
             "verdict": verdict,
         }
-        if is_alhambra and "start_money_cards" in r.columns:
-            adj = alhambra.hand_adjusted_advantage(r, paired=paired)
-            rec.update(adjusted=adj.estimate, adj_lo=adj.lo, adj_hi=adj.hi)
+        if game.advantage is not None:
+            rec.update(game.advantage(r, paired))
         adv.append(rec)
         if too_wide:
             need = int(a.n_units * (a.halfwidth / PRECISION_TARGET) ** 2) + 1
@@ -131,10 +151,11 @@ def analyse(run_dir: pathlib.Path | str) -> StudyAnalysis:
                 "tie_hi": ties.hi,
             }
         )
-        if is_alhambra and alhambra.has_dirk(r):
-            dirk.append(
-                alhambra.dirk_stats(r, paired=paired).with_columns(**{k: pl.lit(v) for k, v in meta.items()})
-            )
+        if game.tables is not None:
+            for name, table in game.tables(r, paired).items():
+                extra.setdefault(name, []).append(
+                    table.with_columns(**{k: pl.lit(v) for k, v in meta.items()})
+                )
     comparisons = compare_cells(rows, paired=paired)
     if comparisons.height:
         labels = {str(c["id"]): str(c.get("label", c["id"])) for c in cells}
@@ -163,7 +184,7 @@ def analyse(run_dir: pathlib.Path | str) -> StudyAnalysis:
         advantage=pl.DataFrame(adv) if adv else pl.DataFrame(),
         scores=pl.concat(scores) if scores else pl.DataFrame(),
         outcomes=pl.DataFrame(outcomes) if outcomes else pl.DataFrame(),
-        dirk=pl.concat(dirk) if dirk else pl.DataFrame(),
         comparisons=comparisons,
+        tables={name: pl.concat(parts) for name, parts in extra.items()},
         warnings=warnings,
     )

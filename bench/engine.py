@@ -1,9 +1,10 @@
-"""Single-core speed of `rust_core.simulate` for Alhambra random play.
+"""Single-core speed of `rust_core.simulate` for random play: Alhambra and Hiroba.
 
     python bench/engine.py [--games N] [--repeats R]
 
-Prints games/s for 2 players with Dirk (target: >= 30,000) and for 4 players, and writes
-bench/results/engine.json. `simulate` runs on the calling thread, so this is one core.
+Prints games/s for Alhambra with 2 players with Dirk (target: >= 30,000) and 4 players, and for
+Hiroba (built-in tiles) with 2 and 4 players, and writes bench/results/engine.json. `simulate`
+runs on the calling thread, so this is one core.
 """
 
 from __future__ import annotations
@@ -19,8 +20,10 @@ from common import best_rate, write  # noqa: E402
 import rust_core  # noqa: E402
 
 CASES = {
-    "alhambra_2p_dirk_random": ({}, ["random"] * 2),
-    "alhambra_4p_random": ({}, ["random"] * 4),
+    "alhambra_2p_dirk_random": ("alhambra", {}, ["random"] * 2),
+    "alhambra_4p_random": ("alhambra", {}, ["random"] * 4),
+    "hiroba_2p_random": ("hiroba", {}, ["random"] * 2),
+    "hiroba_4p_random": ("hiroba", {}, ["random"] * 4),
 }
 
 
@@ -30,11 +33,11 @@ def main() -> None:
     ap.add_argument("--repeats", type=int, default=3, help="timed runs per case; the best counts (default 3)")
     args = ap.parse_args()
     figures: dict[str, float] = {}
-    for name, (variant, agents) in CASES.items():
+    for name, (game, variant, agents) in CASES.items():
         games = args.games if len(agents) == 2 else args.games // 2
 
-        def work(variant: dict = variant, agents: list = agents, games: int = games) -> int:
-            rust_core.simulate("alhambra", variant, agents, seed=1, start=0, count=games)
+        def work(game: str = game, variant: dict = variant, agents: list = agents, games: int = games) -> int:
+            rust_core.simulate(game, variant, agents, seed=1, start=0, count=games)
             return games
 
         rate = best_rate(work, args.repeats)

@@ -20,9 +20,11 @@ examples:
   balancelab run alhambra-dirk                      # built-in study, local Ray, output in runs/alhambra-dirk
   balancelab run my-study.toml --out runs/mine --games 200000 --workers 2
   balancelab run alhambra-start-player --precision 0.005 --max-games 400000
+  balancelab run hiroba-start-player                # Hiroba, 2-4 players, greedy and mcts self-play
   balancelab run alhambra-dirk --address HEAD:6379        # join a cluster (or RAY_ADDRESS, ray job submit)
   balancelab replay alhambra --seed 1 --game-index 7 --variant dirk=false --agents random random
   balancelab replay --run runs/alhambra-dirk --cell p2-no_dirk --game-index 7
+  balancelab replay hiroba --seed 1 --game-index 0 --agents greedy random --variant tiles=my_tiles.txt
   balancelab report runs/alhambra-dirk
   balancelab strength runs/alhambra-strength runs/alhambra-strength-3000
 """
@@ -123,7 +125,8 @@ def build_parser() -> argparse.ArgumentParser:
         nargs="*",
         default=[],
         metavar="KEY=VALUE",
-        help='variant options; values are JSON (true, 3, [4,4,"third"]) or plain strings',
+        help='variant options; values are JSON (true, 3, [4,4,"third"]) or plain strings; '
+        "relative file paths (e.g. tiles=my_tiles.txt) are read from the current directory",
     )
     replay.add_argument(
         "--agents", nargs="+", default=None, help="agent specs, one per player (default: 2 x random)"
@@ -208,7 +211,7 @@ def cmd_run(args: argparse.Namespace) -> int:
             precision=args.precision,
             max_games=args.max_games,
         )
-    except (manifest.ManifestMismatch, DirectoryBusy) as exc:
+    except (manifest.ManifestMismatch, DirectoryBusy, study_mod.StudyError) as exc:
         return fail(str(exc))
     except KeyboardInterrupt:
         print("interrupted; run the same command again to continue", file=sys.stderr)
@@ -271,6 +274,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
         return fail("replay: --seed is required with GAME")
     try:
         variant = replay.parse_variant(args.variant)
+        variant = study_mod.resolve_paths(args.game, variant, Path.cwd(), "--variant")
         agents = args.agents or ["random", "random"]
         rust_core.validate(args.game, variant, agents)
         log = rust_core.replay(

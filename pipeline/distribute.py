@@ -3,11 +3,17 @@
 Tasks return ``pyarrow.Table`` (never files), so results reach the driver on a multi-node cluster
 without a shared filesystem. A bounded number of tasks is in flight; a task lost with its worker
 or node is played again (Ray retries it, and the driver resubmits what still fails).
+
+Files named by path options (``Study.files``) travel the same way: the driver reads them once,
+checks them against the SHA-256 taken when the study was loaded and ships their bytes; a worker
+plays from its own copy (content-addressed, under the system temporary directory), so neither a
+shared filesystem nor an edit of the file during the run can change the games.
 """
 
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import logging
 import os
 import signal
@@ -24,7 +30,7 @@ import pyarrow as pa
 
 from . import sink
 from .plan import Batch, BatchSizer, cut
-from .study import Cell, Study
+from .study import Cell, Study, StudyError
 
 # For the embedded local Ray only: traffic on loopback, no usage stats, and workers at the driver's
 # priority (Ray's default niceness 15 lets any other process on the machine starve the study).
@@ -38,6 +44,37 @@ LOCAL_ENV = {
 MAX_ATTEMPTS = 6
 
 
+def read_files(study: Study) -> dict[str, bytes]:
+    """The bytes of every file of ``study.files``, checked against the SHA-256 taken at load time."""
+    data: dict[str, bytes] = {}
+    for path, digest in study.files.items():
+        try:
+            blob = Path(path).read_bytes()
+        except OSError as exc:
+            raise StudyError(study.source, "(files)", f"cannot read {path}: {exc}") from None
+        if hashlib.sha256(blob).hexdigest() != digest:
+            raise StudyError(
+                study.source,
+                "(files)",
+                f"{path} changed since the study was loaded (sha256 was {digest[:12]}); run again",
+            )
+        data[path] = blob
+    return data
+
+
+def local_copy(path: str, blob: bytes) -> str:
+    """A worker's own copy of a shipped file: ``<tmp>/balancelab-files/<sha256>/<name>``."""
+    digest = hashlib.sha256(blob).hexdigest()
+    folder = Path(tempfile.gettempdir()) / "balancelab-files" / digest
+    target = folder / Path(path).name
+    if not (target.is_file() and target.stat().st_size == len(blob)):
+        folder.mkdir(parents=True, exist_ok=True)
+        tmp = folder / f".{target.name}.{os.getpid()}.{threading.get_ident()}.tmp"
+        tmp.write_bytes(blob)
+        os.replace(tmp, target)
+    return str(target)
+
+
 def play_batch(
     game: str,
     variant: dict[str, Any],
@@ -46,13 +83,19 @@ def play_batch(
     start: int,
     count: int,
     pair_seats: bool,
+    files: dict[str, bytes] | None = None,
 ) -> tuple[pa.Table, float, float]:
     """Runs on a worker: games ``start .. start + count`` as an Arrow table (plus ``n_players``),
-    with the wall and CPU seconds it took."""
+    with the wall and CPU seconds it took. Variant values that are keys of ``files`` (paths
+    given through path options) are replaced by the worker's copy of those bytes."""
     import rust_core
 
     t0 = time.perf_counter()
     c0 = time.process_time()
+    if files:
+        variant = {
+            k: local_copy(v, files[v]) if isinstance(v, str) and v in files else v for k, v in variant.items()
+        }
     batch = rust_core.simulate(game, variant, agents, seed, start, count, pair_seats=pair_seats)
     table = pa.Table.from_batches([batch])
     n_players = pa.array(np.full(table.num_rows, len(agents), dtype=np.int32))
@@ -184,6 +227,8 @@ def run_batches(
     from ray.exceptions import RayError, RayTaskError
 
     remote = ray.remote(num_cpus=1, max_retries=3)(play_batch)
+    files = read_files(study)
+    files_ref = ray.put(files) if files else None
     cells = {c.id: c for c in study.cells}
     work = _Work(cells, {k: list(v) for k, v in gaps.items()}, {c.id: c.games for c in study.cells})
     total_missing = work.remaining()
@@ -194,7 +239,14 @@ def run_batches(
     def submit(batch: Batch, attempt: int) -> None:
         cell = cells[batch.cell_id]
         ref = remote.remote(
-            study.game, cell.variant, cell.agents, study.seed, batch.start, batch.games, study.pair_seats
+            study.game,
+            cell.variant,
+            cell.agents,
+            study.seed,
+            batch.start,
+            batch.games,
+            study.pair_seats,
+            files_ref,
         )
         in_flight[ref] = (batch, attempt)
 

@@ -2,6 +2,7 @@
 
 Written atomically (temporary file + rename). A directory belongs to one study: running a
 different study into it is refused (:class:`ManifestMismatch`); more games per cell are allowed.
+Files given through path options are part of the study: a changed file (other SHA-256) is refused.
 """
 
 from __future__ import annotations
@@ -68,7 +69,18 @@ def identity(study: dict[str, Any]) -> dict[str, Any]:
         "seed": study["seed"],
         "pair_seats": study["pair_seats"],
         "cells": [{k: c[k] for k in ("id", "n_players", "variant", "agents")} for c in study["cells"]],
+        "files": study.get("files", {}),
     }
+
+
+def _file_changes(mine: dict[str, str], theirs: dict[str, str]) -> str:
+    """Which files differ, e.g. ``/x/tiles.txt (sha256 3f2a9c01b7de, now 77aa01c2d3e4)``."""
+    changes = []
+    for path in sorted(mine.keys() | theirs.keys()):
+        old, cur = theirs.get(path), mine.get(path)
+        if old != cur:
+            changes.append(f"{path} (sha256 {(old or 'not used')[:12]}, now {(cur or 'not used')[:12]})")
+    return "; ".join(changes)
 
 
 def read(out: Path) -> dict[str, Any] | None:
@@ -99,9 +111,13 @@ def check_compatible(out: Path, study: Study, old: dict[str, Any] | None) -> Non
     mine, theirs = identity(study.to_dict()), identity(old["study"])
     if mine != theirs:
         diffs = [k for k in mine if mine[k] != theirs.get(k)]
+        detail = ""
+        if "files" in diffs:
+            changed = _file_changes(mine["files"], theirs["files"])
+            detail = f" (files given through variant options changed: {changed})"
         raise ManifestMismatch(
             f"{out} holds study {theirs['name']!r} from {old['study'].get('source')}, which differs from "
-            f"{study.source} in: {', '.join(diffs)}; use another --out directory (or delete {out})"
+            f"{study.source} in: {', '.join(diffs)}{detail}; use another --out directory (or delete {out})"
         )
     old_engine = old.get("versions", {}).get("rust_core")
     if old_engine is not None and old_engine != rust_core.__version__:

@@ -1,4 +1,10 @@
-"""Readable event logs of single games, from explicit settings or from a run directory."""
+"""Readable event logs of single games, from explicit settings or from a run directory.
+
+The text form is generic: one line per event with its fields; an action names its kind (the
+``action`` or ``type`` field); a field holding rows of cells (a list of strings of
+whitespace-separated cells, e.g. a ``board`` event's ``rows``) is printed as a grid below its
+event, and a long list of tables one table per line.
+"""
 
 from __future__ import annotations
 
@@ -12,6 +18,10 @@ import pyarrow.parquet as pq
 import rust_core
 
 from . import manifest, sink
+from .study import file_sha256
+
+#: A list of tables rendered longer than this is printed one table per line.
+LONG_LIST = 120
 
 
 def parse_variant(items: list[str]) -> dict[str, Any]:
@@ -42,16 +52,42 @@ def render(value: Any) -> str:
     return json.dumps(value) if isinstance(value, str) else str(value)
 
 
+def _is_grid(value: Any) -> bool:
+    """Rows of a board: a list of several strings of whitespace-separated cells."""
+    return (
+        isinstance(value, list)
+        and len(value) > 1
+        and all(isinstance(v, str) and len(v.split()) > 1 for v in value)
+    )
+
+
+def _is_long_table_list(value: Any) -> bool:
+    return (
+        isinstance(value, list)
+        and len(value) > 1
+        and all(isinstance(v, dict) for v in value)
+        and len(render(value)) > LONG_LIST
+    )
+
+
 def format_event(event: dict[str, Any]) -> str:
+    """One event as text: a line of fields, then any grid (list of strings) or long list of tables
+    as an indented block below it."""
     kind = event.get("event", "?")
     if kind == "action" and isinstance(event.get("action"), dict):
         action = dict(event["action"])
-        name = action.pop("action", "?")
+        name = action.pop("action", None) or action.pop("type", "?")
         args = " ".join(f"{k}={render(v)}" for k, v in action.items())
         head = f"turn {event.get('turn', '?'):>3}  player {event.get('player', '?')}"
         return f"{head}: {name} {args}".rstrip()
-    rest = " ".join(f"{k}={render(v)}" for k, v in event.items() if k != "event")
-    return f"  {kind}: {rest}".rstrip()
+    fields = {k: v for k, v in event.items() if k != "event"}
+    blocks = {k: v for k, v in fields.items() if _is_grid(v) or _is_long_table_list(v)}
+    rest = " ".join(f"{k}={render(v)}" for k, v in fields.items() if k not in blocks)
+    lines = [f"  {kind}: {rest}".rstrip()]
+    for key, value in blocks.items():
+        lines.append(f"    {key}:")
+        lines.extend(f"      {v if isinstance(v, str) else render(v)}" for v in value)
+    return "\n".join(lines)
 
 
 def format_log(log: dict[str, Any]) -> str:
@@ -60,12 +96,22 @@ def format_log(log: dict[str, Any]) -> str:
         f"game_index={log['game_index']} deal_index={log.get('deal_index')} turns={log.get('turns')}",
         f"agents: {', '.join(log['agents'])}",
     ]
+    seating = sorted((r["position"], r["player"], r["agent"]) for r in log["result"] if "position" in r)
+    if seating:
+        lines.append("turn order: " + ", ".join(f"position {q} = player {p} ({a})" for q, p, a in seating))
     lines += [format_event(e) for e in log["events"]]
     lines.append("result:")
+    basic = ("player", "position", "seat", "agent", "score", "rank", "win")
+    try:  # the game's own columns in the game's order
+        order = [c["name"] for c in rust_core.metric_columns(log["game"])]
+    except ValueError:
+        order = []
     for row in log["result"]:
+        keys = [k for k in order if k in row] + [k for k in row if k not in order and k not in basic]
+        metrics = " ".join(f"{k}={render(row[k])}" for k in keys if row[k] is not None)
         lines.append(
             f"  player {row['player']} seat {row['seat']} {row['agent']}: score {row['score']} "
-            f"rank {row['rank']} win {row['win']:g}"
+            f"rank {row['rank']} win {row['win']:g}" + (f" ({metrics})" if metrics else "")
         )
     return "\n".join(lines)
 
@@ -80,6 +126,16 @@ def from_run(out: Path, cell_id: str, game_index: int) -> tuple[dict[str, Any], 
     if cell_id not in cells:
         raise ValueError(f"{out}: no cell {cell_id!r}; cells: {', '.join(cells)}")
     cell = cells[cell_id]
+    for path, digest in study.get("files", {}).items():
+        try:
+            now = file_sha256(path)
+        except OSError as exc:
+            raise ValueError(f"{out}: the run read {path}, which cannot be read now: {exc}") from None
+        if now != digest:
+            raise ValueError(
+                f"{out}: {path} changed since the run (sha256 {digest[:12]}, now {now[:12]}); "
+                "the replay would not be the recorded game"
+            )
     log = rust_core.replay(
         study["game"],
         cell["variant"],

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from . import manifest, sink
-from .distribute import Progress, ray_session, run_batches
+from .distribute import Progress, ray_session, read_files, run_batches
 from .plan import BatchSizer, missing_ranges
 from .study import Study, games_for
 
@@ -26,9 +26,11 @@ def _say(quiet: bool, message: str) -> None:
 
 
 def prepare(study: Study, out: Path) -> tuple[Study, dict[str, Any] | None]:
-    """Refuses a directory holding another study; returns the study and the old manifest."""
+    """Refuses a directory holding another study, or files of the study changed since it was
+    loaded (:class:`StudyError`); returns the study and the old manifest."""
     old = manifest.read(out)
     manifest.check_compatible(out, study, old)
+    read_files(study)
     return study, old
 
 
@@ -117,7 +119,8 @@ def run_study(
     """Plays every missing game of ``study`` into ``out`` and returns the final manifest.
 
     Raises :class:`manifest.ManifestMismatch` (before starting anything) if ``out`` holds another study,
-    :class:`DirectoryBusy` if another run is writing to ``out``.
+    :class:`StudyError` if a file of the study changed since it was loaded, :class:`DirectoryBusy` if
+    another run is writing to ``out``.
     """
     t_start = time.perf_counter()
     prepare(study, out)  # refuse another study before creating anything

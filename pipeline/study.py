@@ -16,11 +16,18 @@ A study is a TOML file (see ``pipeline/README_SECTION.md`` for an annotated exam
 
 Every problem is a :class:`StudyError` naming the file, the field and the allowed values;
 nothing is played or written before a study has been fully validated.
+
+Variant options that the game's schema marks ``"path": true`` (e.g. Hiroba's ``tiles``) name
+files: a relative path is resolved against the study file's directory, the file must exist,
+and its SHA-256 is kept in :attr:`Study.files` (and so in the manifest), so a run is never
+continued, or played on workers, with a file that has changed since.
 """
 
 from __future__ import annotations
 
+import hashlib
 import itertools
+import os
 import re
 import sys
 from collections.abc import Mapping
@@ -39,6 +46,7 @@ else:  # pragma: no cover - exercised on 3.10 only
 SAFE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*$")
 TOP_KEYS = ("name", "description", "game", "seed", "games_per_cell", "pair_seats", "variant", "grid")
 GRID_KEYS = ("players", "agents", "variants", "options")
+LINEUP_KEYS = ("agents", "games")
 MAX_SEED = 2**63 - 1
 
 
@@ -86,6 +94,8 @@ class Study:
     pair_seats: bool
     source: str
     cells: list[Cell] = field(default_factory=list)
+    #: SHA-256 of every file named by a path option of a cell, by absolute path.
+    files: dict[str, str] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -97,6 +107,7 @@ class Study:
             "pair_seats": self.pair_seats,
             "source": self.source,
             "cells": [c.to_dict() for c in self.cells],
+            "files": dict(self.files),
         }
 
     def cell(self, cell_id: str) -> Cell:
@@ -106,7 +117,8 @@ class Study:
         raise KeyError(f"no cell {cell_id!r}; cells: {', '.join(c.id for c in self.cells)}")
 
     def with_games(self, games_per_cell: int) -> Study:
-        """The same study with ``games_per_cell`` games in every cell (rounded up for seat pairs)."""
+        """The same study with ``games_per_cell`` games in every cell (rounded up for seat pairs),
+        line-ups with their own ``games`` included."""
         if games_per_cell < 1:
             raise StudyError(
                 self.source, "games_per_cell", f"must be a positive integer, got {games_per_cell}"
@@ -136,6 +148,56 @@ def slug(value: Any) -> str:
         text = str(value)
     text = re.sub(r"[^A-Za-z0-9_-]+", "-", text).strip("-")
     return text or "x"
+
+
+def path_options(game: str) -> frozenset[str]:
+    """Variant options of ``game`` whose values are file paths (``"path": true`` in its schema)."""
+    return frozenset(o["name"] for o in rust_core.variant_schema(game) if o.get("path"))
+
+
+def file_sha256(path: str | os.PathLike[str]) -> str:
+    """Hex SHA-256 of a file's bytes."""
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+
+
+def resolve_path_value(value: Any, base_dir: Path, source: str, field_name: str) -> Any:
+    """A path option's value with a relative path made absolute against ``base_dir``.
+
+    Non-strings (null: the game's default) pass unchanged for the engine to judge. Raises
+    :class:`StudyError` naming ``field_name`` if the file does not exist or cannot be read.
+    """
+    if not isinstance(value, str):
+        return value
+    path = Path(value).expanduser()
+    if not path.is_absolute():
+        path = base_dir / path
+    path = path.resolve()
+    where = f"{value!r}" if value == str(path) else f"{value!r} (resolved to {path})"
+    if not path.is_file():
+        raise StudyError(
+            source,
+            field_name,
+            f"no such file: {where}; relative paths are resolved against {base_dir}",
+        )
+    try:
+        with open(path, "rb"):
+            pass
+    except OSError as exc:
+        raise StudyError(source, field_name, f"cannot read {where}: {exc.strerror or exc}") from None
+    return str(path)
+
+
+def resolve_paths(
+    game: str, variant: Mapping[str, Any], base_dir: Path, source: str, where: str = ""
+) -> dict[str, Any]:
+    """``variant`` with every path option resolved by :func:`resolve_path_value`."""
+    paths = path_options(game)
+    return {
+        key: resolve_path_value(value, base_dir, source, f"{where}.{key}" if where else key)
+        if key in paths
+        else value
+        for key, value in variant.items()
+    }
 
 
 def _type_name(value: Any) -> str:
@@ -181,9 +243,19 @@ class _Checker:
         return value
 
 
-def parse_study(data: Mapping[str, Any], source: str, games_per_cell: int | None = None) -> Study:
-    """Validates a parsed study table and resolves its cells (``games_per_cell`` overrides the file)."""
+def parse_study(
+    data: Mapping[str, Any],
+    source: str,
+    games_per_cell: int | None = None,
+    base_dir: Path | None = None,
+) -> Study:
+    """Validates a parsed study table and resolves its cells (``games_per_cell`` overrides the file).
+
+    Relative paths in path options are resolved against ``base_dir`` (default: the current
+    directory); :func:`load_study` passes the study file's directory.
+    """
     ck = _Checker(source)
+    base = Path.cwd() if base_dir is None else base_dir
     ck.unknown_keys(data, TOP_KEYS, "")
     name = ck.string(data, "name")
     assert name is not None
@@ -196,11 +268,15 @@ def parse_study(data: Mapping[str, Any], source: str, games_per_cell: int | None
         raise ck.fail("game", f"unknown game {game!r}; allowed: {', '.join(allowed_games)}")
     seed = ck.integer(data, "seed", 0, MAX_SEED)
     games = ck.integer(data, "games_per_cell", 1, 10**12)
+    if games_per_cell is not None and games_per_cell < 1:
+        raise ck.fail("games_per_cell", f"must be a positive integer, got {games_per_cell}")
+    default_games = games if games_per_cell is None else games_per_cell
     pair_seats = data.get("pair_seats", False)
     if not isinstance(pair_seats, bool):
         raise ck.fail("pair_seats", f"must be true or false, got {_type_name(pair_seats)} {pair_seats!r}")
 
     option_names = [o["name"] for o in rust_core.variant_schema(game)]
+    paths = path_options(game)
 
     def check_options(options: Any, where: str) -> dict[str, Any]:
         if not isinstance(options, dict):
@@ -210,9 +286,9 @@ def parse_study(data: Mapping[str, Any], source: str, games_per_cell: int | None
                 raise ck.fail(
                     f"{where}.{key}", f"unknown variant option of {game}; allowed: {', '.join(option_names)}"
                 )
-        return dict(options)
+        return resolve_paths(game, options, base, source, where)
 
-    base = check_options(data.get("variant", {}), "variant")
+    common = check_options(data.get("variant", {}), "variant")
 
     grid = data.get("grid")
     if grid is None:
@@ -234,12 +310,24 @@ def parse_study(data: Mapping[str, Any], source: str, games_per_cell: int | None
     if not isinstance(lineups_raw, list) or not lineups_raw:
         raise ck.fail(
             "grid.agents",
-            "must be a non-empty array of line-ups: an agent spec (every seat) or an array of specs "
-            f"(one per player); got {lineups_raw!r}; agents: {', '.join(rust_core.agents())}",
+            "must be a non-empty array of line-ups: an agent spec (every seat), an array of specs "
+            "(one per player) or a table { agents = ..., games = N }; "
+            f"got {lineups_raw!r}; agents: {', '.join(rust_core.agents())}",
         )
     lineups: list[str | list[str]] = []
+    lineup_games: list[int | None] = []  # a line-up's own games per cell (not changed by --games)
     for i, entry in enumerate(lineups_raw):
         where = f"grid.agents[{i}]"
+        own_games = None
+        if isinstance(entry, dict):
+            ck.unknown_keys(entry, LINEUP_KEYS, where)
+            if "agents" not in entry:
+                raise ck.fail(f"{where}.agents", "missing (an agent spec or an array of specs)")
+            if "games" in entry:
+                own_games = entry["games"]
+                if isinstance(own_games, bool) or not isinstance(own_games, int) or own_games < 1:
+                    raise ck.fail(f"{where}.games", f"must be a positive integer, got {own_games!r}")
+            where, entry = f"{where}.agents", entry["agents"]
         if isinstance(entry, str):
             lineups.append(entry)
         elif isinstance(entry, list) and entry and all(isinstance(a, str) for a in entry):
@@ -248,6 +336,7 @@ def parse_study(data: Mapping[str, Any], source: str, games_per_cell: int | None
             lineups.append(list(entry))
         else:
             raise ck.fail(where, f"must be an agent spec string or an array of them, got {entry!r}")
+        lineup_games.append(own_games)
 
     presets_raw = grid.get("variants", {"default": {}})
     if not isinstance(presets_raw, dict) or not presets_raw:
@@ -265,6 +354,7 @@ def parse_study(data: Mapping[str, Any], source: str, games_per_cell: int | None
     if not isinstance(axes_raw, dict):
         raise ck.fail("grid.options", f"must be a table of option = [values], got {_type_name(axes_raw)}")
     axes: list[tuple[str, list[Any]]] = []
+    shown: dict[str, list[Any]] = {}  # the values as written (for cell ids and labels)
     for key, values in axes_raw.items():
         if key not in option_names:
             raise ck.fail(
@@ -272,23 +362,29 @@ def parse_study(data: Mapping[str, Any], source: str, games_per_cell: int | None
             )
         if not isinstance(values, list) or not values:
             raise ck.fail(f"grid.options.{key}", f"must be a non-empty array of values, got {values!r}")
+        shown[key] = values
+        if key in paths:
+            values = [
+                resolve_path_value(v, base, source, f"grid.options.{key}[{i}]") for i, v in enumerate(values)
+            ]
         axes.append((key, values))
 
     cells: list[Cell] = []
     for n in players:
         for pname, preset in presets:
-            for combo in itertools.product(*[values for _, values in axes]):
-                variant = {**base, **preset}
+            for picks in itertools.product(*[range(len(values)) for _, values in axes]):
+                combo = tuple(values[i] for (_, values), i in zip(axes, picks, strict=True))
+                variant = {**common, **preset}
                 id_parts = [f"p{n}"]
                 label_parts = [f"{n} players"]
                 if show_preset:
                     id_parts.append(slug(pname))
                     label_parts.append(pname)
-                for (key, _), value in zip(axes, combo, strict=True):
+                for (key, _), value, i in zip(axes, combo, picks, strict=True):
                     variant[key] = value
-                    id_parts.append(f"{slug(key)}_{slug(value)}")
-                    label_parts.append(f"{key}={value}")
-                for lineup in lineups:
+                    id_parts.append(f"{slug(key)}_{slug(shown[key][i])}")
+                    label_parts.append(f"{key}={shown[key][i]}")
+                for lineup, own_games in zip(lineups, lineup_games, strict=True):
                     agents = [lineup] * n if isinstance(lineup, str) else lineup
                     if len(agents) != n:
                         continue
@@ -301,7 +397,7 @@ def parse_study(data: Mapping[str, Any], source: str, games_per_cell: int | None
                         rust_core.validate(game, variant, agents)
                     except ValueError as exc:
                         where = _blame(
-                            game, n, agents, base, (pname if show_preset else None, preset), axes, combo
+                            game, n, agents, common, (pname if show_preset else None, preset), axes, combo
                         )
                         raise ck.fail(where, f"{exc} (cell {'-'.join(parts)})") from None
                     cells.append(
@@ -311,7 +407,7 @@ def parse_study(data: Mapping[str, Any], source: str, games_per_cell: int | None
                             n_players=n,
                             variant=variant,
                             agents=list(agents),
-                            games=games_for(games, n, pair_seats),
+                            games=games_for(own_games or default_games, n, pair_seats),
                         )
                     )
     if not cells:
@@ -322,10 +418,14 @@ def parse_study(data: Mapping[str, Any], source: str, games_per_cell: int | None
         raise ck.fail(
             "grid", f"cells with the same id: {', '.join(dupes)}; make variant names or values distinct"
         )
-    study = Study(name, description, game, seed, games, pair_seats, source, cells)
-    if games_per_cell is not None:
-        study = study.with_games(games_per_cell)
-    return study
+    files: dict[str, str] = {}
+    for c in cells:
+        for key in sorted(paths & c.variant.keys()):
+            value = c.variant[key]
+            if isinstance(value, str) and value not in files:
+                files[value] = file_sha256(value)
+    files = dict(sorted(files.items()))
+    return Study(name, description, game, seed, default_games, pair_seats, source, cells, files)
 
 
 def _fails(game: str, variant: dict[str, Any], agents: list[str]) -> bool:
@@ -372,25 +472,32 @@ def builtin_text(name: str) -> str:
     return (resources.files("pipeline") / "studies" / f"{name}.toml").read_text(encoding="utf-8")
 
 
-def parse_text(text: str, source: str, games_per_cell: int | None = None) -> Study:
+def parse_text(
+    text: str, source: str, games_per_cell: int | None = None, base_dir: Path | None = None
+) -> Study:
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise StudyError(source, "(toml)", f"malformed TOML: {exc}") from None
-    return parse_study(data, source, games_per_cell)
+    return parse_study(data, source, games_per_cell, base_dir)
 
 
 def load_study(spec: str, games_per_cell: int | None = None) -> Study:
-    """A study from a TOML file path or a built-in name (a path wins if both exist)."""
+    """A study from a TOML file path or a built-in name (a path wins if both exist).
+
+    Relative file paths in the study are resolved against the study file's directory (for a
+    built-in: the built-in studies' folder).
+    """
     path = Path(spec)
     if path.is_file():
         try:
             text = path.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as exc:
             raise StudyError(str(path), "(file)", f"cannot read: {exc}") from None
-        return parse_text(text, str(path), games_per_cell)
+        return parse_text(text, str(path), games_per_cell, path.resolve().parent)
     if spec in builtin_names():
-        return parse_text(builtin_text(spec), f"builtin:{spec}", games_per_cell)
+        folder = Path(str(resources.files("pipeline") / "studies"))
+        return parse_text(builtin_text(spec), f"builtin:{spec}", games_per_cell, folder)
     raise StudyError(
         spec,
         "(study)",

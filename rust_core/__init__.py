@@ -18,12 +18,13 @@ from typing import Any
 
 import pyarrow as pa
 
-from . import _native, alhambra
+from . import _native, alhambra, hiroba
 
 __all__ = [
     "agents",
     "alhambra",
     "games",
+    "hiroba",
     "metric_columns",
     "replay",
     "simulate",
@@ -44,7 +45,8 @@ def agents() -> list[str]:
 
 
 def variant_schema(game: str) -> list[dict[str, Any]]:
-    """Every variant option of ``game``: ``name``, ``default``, ``allowed``, ``description``."""
+    """Every variant option of ``game``: ``name``, ``default``, ``allowed``, ``description`` and
+    ``path`` (true if the value is a file path, e.g. Hiroba's ``tiles``)."""
     return json.loads(_native.variant_schema(game))
 
 

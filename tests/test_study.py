@@ -70,6 +70,29 @@ def test_lineups_of_one_length_only_make_cells_for_that_player_count(write_study
     assert info.value.field == "grid" and "p3-start_player_random-random" in str(info.value)
 
 
+def test_a_lineup_table_keeps_its_own_games_when_games_per_cell_changes(write_study):
+    text = GOOD.replace('agents = ["random"]', 'agents = ["random", { agents = "greedy", games = 7 }]')
+    path = write_study(text=text)
+    for override, random_games in ((None, [10, 10, 12, 12]), (100, [100, 100, 102, 102])):
+        study = load_study(str(path), override)
+        games = {c.id: c.games for c in study.cells}
+        assert [games[i] for i in games if i.endswith("-random")] == random_games
+        # 7 games, rounded up to whole seat rotations
+        assert [games[i] for i in games if i.endswith("-greedy")] == [8, 8, 9, 9]
+    assert all(c.agents == ["greedy"] * c.n_players for c in study.cells if c.id.endswith("-greedy"))
+    for entry, field, needle in [
+        ('{ agents = "greedy", games = 0 }', "grid.agents[1].games", "positive integer"),
+        ('{ agents = "greedy", games = true }', "grid.agents[1].games", "positive integer"),
+        ('{ agents = "greedy", colour = 1 }', "grid.agents[1].colour", "allowed: agents, games"),
+        ("{ games = 5 }", "grid.agents[1].agents", "missing"),
+        ("{ agents = 5 }", "grid.agents[1].agents", "agent spec"),
+    ]:
+        bad = GOOD.replace('agents = ["random"]', f'agents = ["random", {entry}]')
+        with pytest.raises(StudyError) as info:
+            load_study(str(write_study(text=bad, filename="bad.toml")))
+        assert info.value.field == field and needle in info.value.message, str(info.value)
+
+
 @pytest.mark.parametrize(
     ("change", "field", "needles"),
     [
@@ -161,5 +184,6 @@ def test_cli_studies_lists_builtins(capsys):
     lines = capsys.readouterr().out.strip().splitlines()
     assert any(line.startswith("alhambra-dirk ") for line in lines)
     assert any(line.startswith("alhambra-start-player ") for line in lines)
+    assert any(line.startswith("hiroba-start-player ") for line in lines)
     assert cli.main(["studies", "--show", "alhambra-dirk"]) == 0
     assert "[grid.variants]" in capsys.readouterr().out

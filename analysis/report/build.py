@@ -17,13 +17,13 @@ from .. import figures
 from ..study import StudyAnalysis, analyse
 from .text import ci, summary_paragraph
 
-__all__ = ["write_report"]
+__all__ = ["Doc", "write_report"]
 
 _NUMBER = re.compile(r"^([-+]?[\d.]+( \[[-+\d., ]+\])?|n/a)$")
 TEMPLATE = pathlib.Path(__file__).with_name("templates") / "index.html"
 
 
-class _Doc:
+class Doc:
     """Collects the report once and renders it both as HTML and as Markdown."""
 
     def __init__(self) -> None:
@@ -70,7 +70,7 @@ def _fmt(v: Any, digits: int = 3) -> str:
     return f"{v:.{digits}g}" if isinstance(v, float) else str(v)
 
 
-def _provenance(doc: _Doc, s: StudyAnalysis) -> None:
+def _provenance(doc: Doc, s: StudyAnalysis) -> None:
     m, st = s.manifest, s.manifest["study"]
     versions = ", ".join(f"{k} {v}" for k, v in m.get("versions", {}).items())
     rows = [
@@ -85,6 +85,8 @@ def _provenance(doc: _Doc, s: StudyAnalysis) -> None:
         ["git commit", m.get("git_commit", "n/a")],
         ["versions", versions],
     ]
+    if s.section.provenance is not None:
+        rows += s.section.provenance(s)
     doc.heading("Provenance")
     doc.table(["", "value"], [[k, str(v)] for k, v in rows])
     doc.table(
@@ -103,8 +105,8 @@ def _provenance(doc: _Doc, s: StudyAnalysis) -> None:
     )
 
 
-def _build(s: StudyAnalysis, out: pathlib.Path) -> _Doc:
-    doc = _Doc()
+def _build(s: StudyAnalysis, out: pathlib.Path) -> Doc:
+    doc = Doc()
     doc.heading(f"balancelab report: {s.name}", 1)
     doc.heading("Summary")
     doc.para(summary_paragraph(s), "summary")
@@ -114,9 +116,9 @@ def _build(s: StudyAnalysis, out: pathlib.Path) -> _Doc:
 
     doc.heading("Start-player advantage")
     header = ["cell", "players", "games", "advantage [95% CI]", "equal seats p", "verdict"]
-    has_adj = "adjusted" in s.advantage.columns
-    if has_adj:
-        header.insert(4, "adjusted for starting hand [95% CI]")
+    extra = [c for c in s.section.advantage_columns if c.estimate in s.advantage.columns]
+    for i, c in enumerate(extra):
+        header.insert(4 + i, f"{c.label} [95% CI]")
     rows = []
     for r in s.advantage.iter_rows(named=True):
         row = [
@@ -127,16 +129,12 @@ def _build(s: StudyAnalysis, out: pathlib.Path) -> _Doc:
             _fmt(r["equal_seats_p"]),
             r["verdict"],
         ]
-        if has_adj:
-            row.insert(4, ci(r["adjusted"], r["adj_lo"], r["adj_hi"]))
+        for i, c in enumerate(extra):
+            row.insert(4 + i, ci(r[c.estimate], r[c.lo], r[c.hi]))
         rows.append(row)
     doc.table(header, rows)
-    if has_adj:
-        doc.para(
-            "Raw advantage = seat-0 win rate − 1/n. The adjusted column holds the starting money (cards and "
-            "value) fixed: the start player is dealt the fewest money cards, so the raw figure mixes moving "
-            "first with starting poorer."
-        )
+    if extra and s.section.advantage_note:
+        doc.para(s.section.advantage_note)
     doc.figure(figures.advantage_figure(s), out, "start_advantage", "Start-player advantage by cell (95% CI)")
 
     doc.heading("Win rate by seat")
@@ -173,16 +171,8 @@ def _build(s: StudyAnalysis, out: pathlib.Path) -> _Doc:
     doc.figure(figures.scores_figure(s), out, "scores_by_seat", "Final score by seat (box: quartiles)")
     doc.figure(figures.length_figure(s), out, "game_length", "Distribution of game length (turns)")
 
-    if s.dirk.height:
-        doc.heading("Dirk (2-player variant)")
-        doc.table(
-            ["cell", "statistic", "estimate [95% CI]"],
-            [
-                [s.label(r["cell"]), r["stat"], ci(r["estimate"], r["lo"], r["hi"])]
-                for r in s.dirk.iter_rows(named=True)
-            ],
-        )
-        doc.figure(figures.dirk_figure(s), out, "dirk", "Dirk's majorities per kind")
+    if s.section.report is not None:
+        s.section.report(doc, s, out)
 
     doc.heading("Variant comparisons")
     if s.comparisons.height:
@@ -208,7 +198,7 @@ def _build(s: StudyAnalysis, out: pathlib.Path) -> _Doc:
     return doc
 
 
-def _strength_section(doc: _Doc, s: StudyAnalysis, out: pathlib.Path) -> None:
+def _strength_section(doc: Doc, s: StudyAnalysis, out: pathlib.Path) -> None:
     """Agent strength (win shares, Elo ladder) when the study has several head-to-head line-ups."""
     from ..figures.strength import elo_figure
     from ..strength import strength_from_rows

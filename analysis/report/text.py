@@ -4,11 +4,9 @@ from __future__ import annotations
 
 import math
 
-import polars as pl
-
 from ..study import StudyAnalysis
 
-__all__ = ["ci", "summary_paragraph"]
+__all__ = ["ci", "span", "summary_paragraph"]
 
 
 def ci(est: float, lo: float, hi: float, digits: int = 3) -> str:
@@ -18,7 +16,8 @@ def ci(est: float, lo: float, hi: float, digits: int = 3) -> str:
     return f"{est:.{digits}f} [{lo:.{digits}f}, {hi:.{digits}f}]"
 
 
-def _span(values: list[float], fmt: str) -> str:
+def span(values: list[float], fmt: str) -> str:
+    """``lo to hi`` of ``values`` in format ``fmt`` (one value if they are all equal)."""
     lo, hi = min(values), max(values)
     return format(lo, fmt) if lo == hi else f"{format(lo, fmt)} to {format(hi, fmt)}"
 
@@ -44,20 +43,10 @@ def summary_paragraph(s: StudyAnalysis) -> str:
         parts.append(
             "The start player "
             + ", ".join(bits)
-            + f" (seat-0 win rate − 1/n from {_span([r['advantage'] for r in rows], '+.3f')})."
+            + f" (seat-0 win rate − 1/n from {span([r['advantage'] for r in rows], '+.3f')})."
         )
-        adjusted = [r for r in rows if r.get("adjusted") is not None and not math.isnan(r["adjusted"])]
-        if adjusted:
-            parts.append(
-                "Holding the starting hand fixed (the start player is dealt the fewest cards), "
-                f"moving first is worth {_span([r['adjusted'] for r in adjusted], '+.3f')}."
-            )
-    if s.dirk.height:
-        shares = []
-        for cid in s.dirk["cell"].unique(maintain_order=True):
-            t = s.dirk.filter((pl.col("cell") == cid) & pl.col("stat").str.starts_with("Dirk outscored"))
-            shares.append(f"{s.label(cid)}: {t['estimate'][0]:.1%}")
-        parts.append("Dirk would have outscored the winner in " + "; ".join(shares) + " of games.")
+    if s.section.summary is not None:
+        parts.extend(s.section.summary(s))
     if s.comparisons.height:
         n_sig = int(s.comparisons["reject"].sum())
         n = s.comparisons.height

@@ -15,6 +15,10 @@ pub struct OptionSpec {
     /// Human-readable list of allowed values, e.g. `"area | cell"`.
     pub allowed: &'static str,
     pub description: &'static str,
+    /// The value is a path of a file the engine reads (a string, or null for none). Callers
+    /// that run the engine elsewhere (the pipeline's workers) resolve relative paths first
+    /// and record the file's contents; the schema exposes it as `"path": true`.
+    pub path: bool,
 }
 
 impl OptionSpec {
@@ -24,6 +28,7 @@ impl OptionSpec {
             "default": self.default,
             "allowed": self.allowed,
             "description": self.description,
+            "path": self.path,
         })
     }
 }

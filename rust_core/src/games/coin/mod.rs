@@ -42,12 +42,14 @@ fn schema() -> Vec<OptionSpec> {
             default: Value::Null,
             allowed: "list of one probability per player (seat 0 first), each 0..=1, summing to 1; null = uniform",
             description: "Win probability of each seat when the game is not a tie.",
+            path: false,
         },
         OptionSpec {
             name: "tie",
             default: json!(0.0),
             allowed: "number 0..=1",
             description: "Probability that every player ties for first (each gets a 1/n win share).",
+            path: false,
         },
     ]
 }

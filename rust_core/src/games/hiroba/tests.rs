@@ -205,6 +205,9 @@ fn variant_options_parse_and_reject_with_names() {
     assert!(matches!(e, Error::UnknownOption { .. }), "{e}");
     assert!(e.to_string().contains("line_rule"), "lists the allowed options: {e}");
     assert_eq!(Hiroba::variant_schema().len(), 4);
+    let paths: Vec<_> = Hiroba::variant_schema().iter().filter(|o| o.path).map(|o| o.to_json()).collect();
+    assert_eq!(paths.len(), 1);
+    assert_eq!((paths[0]["name"].as_str(), &paths[0]["path"]), (Some("tiles"), &json!(true)));
 }
 
 // ------------------------------------------------------------------- set-up

@@ -42,24 +42,28 @@ pub fn schema() -> Vec<OptionSpec> {
             default: json!(true),
             allowed: "true | false",
             description: "Set-up: each tile is turned by a random multiple of 90 degrees (true) or laid as printed in the tile file (false).",
+            path: false,
         },
         OptionSpec {
             name: "line_rule",
             default: json!("any"),
             allowed: "\"any\" | \"last\"",
             description: "After the first pebble, a pebble must share a row or column with any of your pebbles (any) or with your most recent pebble (last).",
+            path: false,
         },
         OptionSpec {
             name: "water_tiles",
             default: json!("run"),
             allowed: "\"run\" | \"random\"",
             description: "With 2 players 4 and with 3 players 2 outer tiles are water (never the centre): a run of consecutive tiles around the ring of 8 outer tiles starting at a random tile (run), or that many outer tiles drawn at random, not necessarily adjacent (random).",
+            path: false,
         },
         OptionSpec {
             name: "tiles",
             default: Value::Null,
             allowed: "null (the engine's built-in set) | path of a tile file",
             description: "The 12 terrain tiles: null for the built-in set (rust_core/data/hiroba_tiles.txt, the engine's own, not the publisher's), or a file in that format; it is checked when the variant is parsed.",
+            path: true,
         },
     ]
 }

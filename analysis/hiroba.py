@@ -1,0 +1,147 @@
+"""Hiroba-specific tables: what each seat achieves (gardens, kois, pebbles, passes, stones), and
+which tile set a study played with.
+
+Per seat, each figure is a mean over independent units (games, or deals with ``pair_seats``)
+with a 95% interval: Student-t for counts, Wilson (design-effect Wilson over deals when paired)
+for the pass rate. The tile set comes from the manifest: the engine's built-in set (variant
+``tiles`` null) or a file, named with its path and SHA-256 as recorded when the study ran.
+:data:`SECTION` plugs this into the generic analysis and report (see :mod:`analysis.games`).
+"""
+
+from __future__ import annotations
+
+import pathlib
+from typing import TYPE_CHECKING, Any
+
+import polars as pl
+
+from .games import GameSection
+from .stats.intervals import ALPHA, Estimate, clustered_wilson, mean_ci, unit_means, wilson
+from .stats.seats import n_players_of
+
+if TYPE_CHECKING:
+    from .report.build import Doc
+    from .study import StudyAnalysis
+
+__all__ = ["BUILTIN_TILES", "SECTION", "SEAT_METRICS", "seat_metrics", "tile_sets"]
+
+#: Column, label and kind (``mean`` or ``share``) of each per-seat figure, in report order.
+SEAT_METRICS: tuple[tuple[str, str, str], ...] = (
+    ("gardens_won", "gardens won outright", "mean"),
+    ("gardens_tied", "gardens tied", "mean"),
+    ("koi_won", "kois won", "mean"),
+    ("koi_placed", "kois placed", "mean"),
+    ("pebbles_placed", "pebbles placed (of 9)", "mean"),
+    ("passes", "pass rate", "share"),
+    ("stones_placed", "stones placed", "mean"),
+)
+
+BUILTIN_TILES = "rust_core/data/hiroba_tiles.txt"
+
+
+def _estimate(rows: pl.DataFrame, column: str, kind: str, paired: bool, alpha: float) -> Estimate:
+    values = unit_means(rows, pl.col(column).cast(pl.Float64), paired=paired)["value"].to_numpy()
+    if kind == "mean":
+        return mean_ci(values, alpha)
+    if paired:
+        return clustered_wilson(values, alpha)
+    return wilson(float(rows[column].sum()), rows.height, alpha)
+
+
+def seat_metrics(rows: pl.DataFrame, *, paired: bool, alpha: float = ALPHA) -> pl.DataFrame:
+    """Per seat and figure of :data:`SEAT_METRICS`: ``seat``, ``metric`` (column), ``label``,
+    ``estimate``, ``lo``, ``hi``, ``n_units``."""
+    recs: list[dict[str, Any]] = []
+    for seat in range(n_players_of(rows)):
+        mine = rows.filter(pl.col("seat") == seat)
+        for column, label, kind in SEAT_METRICS:
+            e = _estimate(mine, column, kind, paired, alpha)
+            recs.append(
+                {
+                    "seat": seat,
+                    "metric": column,
+                    "label": label,
+                    "estimate": e.estimate,
+                    "lo": e.lo,
+                    "hi": e.hi,
+                    "n_units": e.n_units,
+                }
+            )
+    return pl.DataFrame(recs)
+
+
+def tile_sets(manifest: dict[str, Any]) -> list[dict[str, Any]]:
+    """The tile sets of a run: ``source`` (``"built-in"`` or the file's path), ``sha256`` (of
+    the file as recorded in the manifest; ``None`` for the built-in set) and ``cells`` (ids)."""
+    study = manifest["study"]
+    files = study.get("files", {})
+    sets: dict[str | None, list[str]] = {}
+    for cell in study["cells"]:
+        path = (cell.get("variant") or {}).get("tiles")
+        sets.setdefault(path, []).append(str(cell["id"]))
+    return [
+        {"source": path or "built-in", "sha256": files.get(path) if path else None, "cells": cells}
+        for path, cells in sets.items()
+    ]
+
+
+def _describe(tiles: dict[str, Any], rust_core_version: str | None) -> str:
+    if tiles["sha256"] is None and tiles["source"] == "built-in":
+        version = f" of rust_core {rust_core_version}" if rust_core_version else ""
+        return f"built-in (the engine's own set, {BUILTIN_TILES}{version}; not the publisher's)"
+    digest = tiles["sha256"][:12] if tiles["sha256"] else "not recorded"
+    return f"file {tiles['source']} (sha256 {digest})"
+
+
+def _tile_lines(s: StudyAnalysis) -> list[tuple[str, str]]:
+    """(field, text) per tile set; the field names the cells when the study used several sets."""
+    sets = tile_sets(s.manifest)
+    version = s.manifest.get("versions", {}).get("rust_core")
+    return [
+        ("tile set" if len(sets) == 1 else f"tile set of {', '.join(t['cells'])}", _describe(t, version))
+        for t in sets
+    ]
+
+
+def _tables(rows: pl.DataFrame, paired: bool) -> dict[str, pl.DataFrame]:
+    return {"hiroba": seat_metrics(rows, paired=paired)}
+
+
+def _summary(s: StudyAnalysis) -> list[str]:
+    return [f"{field[0].upper()}{field[1:]}: {text}." for field, text in _tile_lines(s)]
+
+
+def _provenance(s: StudyAnalysis) -> list[list[str]]:
+    return [[field, text] for field, text in _tile_lines(s)]
+
+
+def _report(doc: Doc, s: StudyAnalysis, out: pathlib.Path) -> None:
+    from .report.text import ci
+
+    table = s.table("hiroba")
+    doc.heading("Hiroba: gardens, kois and pebbles by seat")
+    for field, text in _tile_lines(s):
+        doc.para(f"{field[0].upper()}{field[1:]}: {text}.")
+    if not table.height:
+        doc.para("No games recorded.")
+        return
+    doc.para(
+        "Means per player at each seat (seat 0 = start player) with 95% intervals. Gardens won "
+        "outright break ties on equal scores; kois can only be placed in gardens won outright; the pass "
+        "rate is the share of players left with pebbles they could not place."
+    )
+    header = ["cell", "seat", *[label for _, label, _ in SEAT_METRICS]]
+    rows = []
+    for (cid, seat), part in table.group_by(["cell", "seat"], maintain_order=True):
+        by = {r["metric"]: r for r in part.iter_rows(named=True)}
+        rows.append(
+            [
+                s.label(str(cid)),
+                seat,
+                *[ci(by[c]["estimate"], by[c]["lo"], by[c]["hi"], 2) for c, _, _ in SEAT_METRICS],
+            ]
+        )
+    doc.table(header, rows)
+
+
+SECTION = GameSection(tables=_tables, summary=_summary, provenance=_provenance, report=_report)

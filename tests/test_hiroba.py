@@ -1,0 +1,216 @@
+"""Hiroba through the Python face: columns, determinism, replay with the final board, tile files,
+the built-in study and its report section (built-in tile set)."""
+
+from __future__ import annotations
+
+import json
+import pathlib
+import re
+
+import pyarrow as pa
+import pytest
+from helpers_runs import write_run
+
+import rust_core
+from analysis.report import write_report
+from pipeline import cli
+from pipeline.replay import format_log
+from pipeline.study import load_study
+from rust_core import hiroba
+
+COMMON = [
+    "game",
+    "rules_version",
+    "game_index",
+    "deal_index",
+    "player",
+    "seat",
+    "agent",
+    "score",
+    "rank",
+    "win",
+    "turns",
+]
+METRICS = [
+    "gardens_won",
+    "gardens_tied",
+    "koi_won",
+    "koi_placed",
+    "koi_points",
+    "garden_points",
+    "pebbles_placed",
+    "passes",
+    "stones_placed",
+]
+README = pathlib.Path(__file__).resolve().parents[1] / "README.md"
+
+
+def test_simulate_has_the_documented_columns():
+    batch = rust_core.simulate("hiroba", {}, ["greedy", "random", "random"], seed=2, start=0, count=6)
+    assert batch.schema.names == COMMON + METRICS
+    assert [c["name"] for c in rust_core.metric_columns("hiroba")] == METRICS
+    documented = README.read_text()
+    for name in METRICS:
+        assert f"`{name}`" in documented, name
+    t = batch.to_pydict()
+    assert batch.num_rows == 18 and set(t["game"]) == {"hiroba"}
+    for i in range(batch.num_rows):
+        assert 0 <= t["pebbles_placed"][i] <= 9 and t["passes"][i] in (0, 1)
+        assert t["passes"][i] == 0 or t["pebbles_placed"][i] < 9
+        assert (
+            t["koi_placed"][i] <= t["koi_won"][i]
+            and t["koi_points"][i] == t["koi_won"][i] - t["koi_placed"][i]
+        )
+        assert t["score"][i] == t["garden_points"][i] + t["koi_points"][i]
+    assert all(batch.schema.field(name).metadata[b"description"] for name in METRICS)
+
+
+@pytest.mark.parametrize("pair_seats", [False, True])
+def test_games_depend_only_on_their_index(pair_seats):
+    agents = ["greedy", "random"]
+    whole = rust_core.simulate("hiroba", {}, agents, 11, 0, 10, pair_seats=pair_seats)
+    parts = pa.Table.from_batches(
+        [
+            rust_core.simulate("hiroba", {}, agents, 11, 0, 5, pair_seats=pair_seats),
+            rust_core.simulate("hiroba", {}, agents, 11, 5, 5, pair_seats=pair_seats),
+        ]
+    ).combine_chunks()
+    assert pa.Table.from_batches([whole]).equals(parts)
+    assert not whole.equals(rust_core.simulate("hiroba", {}, agents, 12, 0, 10, pair_seats=pair_seats))
+
+
+def test_replay_ends_with_the_simulated_result_and_the_board():
+    variant = {"line_rule": "last"}
+    agents = ["greedy", "random", "random"]
+    rows = rust_core.simulate("hiroba", variant, agents, 9, 4, 1, pair_seats=True).to_pylist()
+    log = rust_core.replay("hiroba", variant, agents, 9, 4, pair_seats=True)
+    json.dumps(log)
+    by_player = {r["player"]: r for r in log["result"]}
+    for row in rows:
+        for key in ["score", "rank", "win", "seat", *METRICS]:
+            assert by_player[row["player"]][key] == row[key], key
+    assert log["events"][0]["event"] == "setup"
+    board = log["events"][-1]
+    assert board["event"] == "board" and len(board["rows"]) == 9
+    pebbles = sum(len(re.findall(r"\b[1-9][a-d]\b", r)) for r in board["rows"])
+    assert pebbles == sum(r["pebbles_placed"] for r in rows)
+    text = format_log(log)
+    # the final board is printed as a grid of 9 rows, one per line, after the board event
+    tail = text.split("\n  board:", 1)[1].splitlines()
+    assert tail[1].strip() == "rows:"
+    assert [line.strip() for line in tail[2:11]] == [r.strip() for r in board["rows"]]
+    assert "turn order: position 0 = player" in text
+    assert re.search(r"player \d: pebble ", text)  # actions named by their type
+    assert f"score {rows[0]['score']} " in text and "gardens_won=" in text
+
+
+def test_cli_replay_prints_the_board(capsys):
+    argv = ["replay", "hiroba", "--seed", "3", "--game-index", "1", "--agents", "greedy", "random"]
+    assert cli.main(argv) == 0
+    out = capsys.readouterr().out
+    rows = out.split("\n  board:", 1)[1].split("result:")[0].splitlines()[2:]
+    assert len(rows) == 9 and all(r.count("|") == 2 for r in rows)
+
+
+def test_default_tiles_are_packaged_and_valid():
+    path = hiroba.default_tiles_path()
+    assert path.is_file() and path.name == "hiroba_tiles.txt"
+    assert "tile 12" in path.read_text()
+    hiroba.check_tiles(path)
+    # the packaged file is the built-in set: same games with tiles = its path or null
+    a = rust_core.simulate("hiroba", {"tiles": str(path)}, ["random"] * 2, 5, 0, 20)
+    b = rust_core.simulate("hiroba", {}, ["random"] * 2, 5, 0, 20)
+    assert a.equals(b)
+
+
+def test_schema_marks_tiles_as_a_path_option():
+    schema = {o["name"]: o for o in rust_core.variant_schema("hiroba")}
+    assert set(schema) == {"rotate_tiles", "line_rule", "water_tiles", "tiles"}
+    assert [n for n, o in schema.items() if o["path"]] == ["tiles"]
+    assert not any(o["path"] for o in rust_core.variant_schema("alhambra"))
+
+
+def _tile_file(tmp_path: pathlib.Path, edit) -> pathlib.Path:
+    text = edit(hiroba.default_tiles_path().read_text())
+    path = tmp_path / "tiles.txt"
+    path.write_text(text)
+    return path
+
+
+def _drop_tile_12(text: str) -> str:
+    return text[: text.index("tile 12")]
+
+
+@pytest.mark.parametrize(
+    ("edit", "needle"),
+    [
+        (_drop_tile_12, "expected 12 tiles, found 11"),
+        (
+            lambda t: t.replace("tile 7\nA   P   B\nA   B   B", "tile 7\nA   P   B\nB   A   B"),
+            "tile 7: garden A is not connected",
+        ),
+        (
+            lambda t: t.replace(
+                "tile 2\nA   P   B\nA   B   B\nB   B   B", "tile 2\nA   P   B\nA   B   B\nB   B   P"
+            ),
+            "tile 2: 2 pond cells, need exactly 1",
+        ),
+    ],
+    ids=["11_tiles", "disconnected_garden", "two_ponds"],
+)
+def test_bad_tile_files_name_the_tile_and_the_rule(tmp_path, edit, needle):
+    path = _tile_file(tmp_path, edit)
+    assert path.read_text() != hiroba.default_tiles_path().read_text()
+    with pytest.raises(ValueError) as err:
+        hiroba.check_tiles(path)
+    assert needle in str(err.value) and str(path) in str(err.value) and '"tiles"' in str(err.value)
+    with pytest.raises(ValueError, match=re.escape(needle)):
+        rust_core.simulate("hiroba", {"tiles": str(path)}, ["random"] * 2, 1, 0, 1)
+
+
+def test_builtin_study_is_listed_and_valid(capsys):
+    assert cli.main(["studies"]) == 0
+    line = next(x for x in capsys.readouterr().out.splitlines() if x.startswith("hiroba-start-player "))
+    assert "6 cells" in line
+    study = load_study("hiroba-start-player")
+    assert study.game == "hiroba" and study.pair_seats and study.files == {}
+    assert sorted({c.n_players for c in study.cells}) == [2, 3, 4]
+    kinds = {c.agents[0].split(":")[0] for c in study.cells}
+    assert kinds == {"greedy", "mcts"}
+    for cell in study.cells:
+        assert len(set(cell.agents)) == 1 and cell.games % cell.n_players == 0
+        assert cell.variant == {}
+    greedy = [c.games for c in study.cells if c.agents[0] == "greedy"]
+    mcts = [c.games for c in study.cells if c.agents[0].startswith("mcts")]
+    assert min(greedy) > 10 * max(mcts)
+    # --games changes the greedy cells only; the mcts line-up keeps its own count
+    small = load_study("hiroba-start-player", 40)
+    assert [c.games for c in small.cells if c.agents[0] == "greedy"] == [40, 42, 40]
+    assert [c.games for c in small.cells if c.agents[0] != "greedy"] == mcts
+
+
+def test_report_has_the_hiroba_section_and_the_builtin_tile_set(tmp_path):
+    run = write_run(
+        tmp_path / "run",
+        name="hiroba-mini",
+        game="hiroba",
+        pair_seats=True,
+        cells=[
+            {"id": "p2", "label": "2 players", "agents": ["greedy"] * 2, "games": 40},
+            {"id": "p4", "label": "4 players", "agents": ["random"] * 4, "games": 40},
+        ],
+    )
+    index = write_report(run, tmp_path / "reports")
+    md = (index.parent / "report.md").read_text()
+    page = index.read_text()
+    assert "## Hiroba: gardens, kois and pebbles by seat" in md and "Hiroba: gardens, kois" in page
+    assert "| tile set | built-in (the engine's own set, rust_core/data/hiroba_tiles.txt" in md
+    header = next(x for x in md.splitlines() if x.startswith("| cell | seat | gardens won outright"))
+    for label in ("gardens tied", "kois won", "kois placed", "pebbles placed", "pass rate", "stones placed"):
+        assert label in header
+    section = md.split("## Hiroba", 1)[1].split("\n## ", 1)[0]
+    rows = [x for x in section.splitlines() if x.startswith("| 2 players |") or x.startswith("| 4 players |")]
+    assert len(rows) == 2 + 4
+    # the start player is dealt 2 stones, the last of 4 players none
+    assert rows[0].endswith("| 2.00 [2.00, 2.00] |") and rows[-1].endswith("| 0.00 [0.00, 0.00] |")
+    assert "Dirk" not in md and "adjusted for starting hand" not in page
