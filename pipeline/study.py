@@ -1,6 +1,6 @@
 """Study files: parsing, validation, the grid of cells, and the built-in studies.
 
-A study is a TOML file (see ``pipeline/README_SECTION.md`` for an annotated example)::
+A study is a TOML file (README.md, "Study files", has an annotated example)::
 
     name = "alhambra-dirk"
     game = "alhambra"
