@@ -79,6 +79,15 @@ def build_parser() -> argparse.ArgumentParser:
         help="parallel tasks (default: all CPUs of the local machine or the cluster)",
     )
     run.add_argument("--games", type=_positive, help="games per cell, overriding the study's games_per_cell")
+    run.add_argument(
+        "--variant",
+        nargs="+",
+        default=[],
+        metavar="KEY=VALUE",
+        help="study-wide variant options over the study's own (values are JSON or plain strings; "
+        "relative file paths, e.g. tiles=my_tiles.txt, from the current directory); an option the "
+        "grid sets per cell is refused",
+    )
     run.add_argument("--address", help="Ray cluster to join (default: $RAY_ADDRESS, else start a local Ray)")
     run.add_argument(
         "--batch-games",
@@ -185,11 +194,12 @@ def write_report(run_dir: Path, reports_root: Path, quiet: bool = False) -> int:
 
 def cmd_run(args: argparse.Namespace) -> int:
     from . import manifest
+    from .replay import parse_variant
     from .runner import DirectoryBusy, run_study
 
     try:
-        study = study_mod.load_study(args.study, args.games)
-    except study_mod.StudyError as exc:
+        study = study_mod.load_study(args.study, args.games, parse_variant(args.variant))
+    except ValueError as exc:  # StudyError, or a malformed --variant
         return fail(str(exc))
     if args.max_games is not None and args.precision is None:
         return fail("--max-games: only with --precision")

@@ -248,11 +248,15 @@ def parse_study(
     source: str,
     games_per_cell: int | None = None,
     base_dir: Path | None = None,
+    overrides: Mapping[str, Any] | None = None,
 ) -> Study:
     """Validates a parsed study table and resolves its cells (``games_per_cell`` overrides the file).
 
     Relative paths in path options are resolved against ``base_dir`` (default: the current
-    directory); :func:`load_study` passes the study file's directory.
+    directory); :func:`load_study` passes the study file's directory. ``overrides`` (from
+    ``balancelab run --variant``) sets study-wide options over the file's ``variant`` table; its
+    relative paths are resolved against the current directory, and an option that the grid
+    sets per cell is refused (edit the study instead).
     """
     ck = _Checker(source)
     base = Path.cwd() if base_dir is None else base_dir
@@ -289,6 +293,13 @@ def parse_study(
         return resolve_paths(game, options, base, source, where)
 
     common = check_options(data.get("variant", {}), "variant")
+    if overrides:
+        for key in overrides:
+            if key not in option_names:
+                raise StudyError(
+                    "--variant", key, f"unknown variant option of {game}; allowed: {', '.join(option_names)}"
+                )
+        common = {**common, **resolve_paths(game, overrides, Path.cwd(), "--variant")}
 
     grid = data.get("grid")
     if grid is None:
@@ -349,6 +360,11 @@ def parse_study(
             raise ck.fail(f"grid.variants.{pname}", "variant names use letters, digits, '-' and '_'")
         presets.append((pname, check_options(options, f"grid.variants.{pname}")))
     show_preset = "variants" in grid
+    for key in overrides or {}:
+        if key in grid.get("options", {}) or any(key in options for options in presets_raw.values()):
+            raise StudyError(
+                "--variant", key, "the study's grid sets this option per cell; edit a copy of the study"
+            )
 
     axes_raw = grid.get("options", {})
     if not isinstance(axes_raw, dict):
@@ -473,20 +489,26 @@ def builtin_text(name: str) -> str:
 
 
 def parse_text(
-    text: str, source: str, games_per_cell: int | None = None, base_dir: Path | None = None
+    text: str,
+    source: str,
+    games_per_cell: int | None = None,
+    base_dir: Path | None = None,
+    overrides: Mapping[str, Any] | None = None,
 ) -> Study:
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise StudyError(source, "(toml)", f"malformed TOML: {exc}") from None
-    return parse_study(data, source, games_per_cell, base_dir)
+    return parse_study(data, source, games_per_cell, base_dir, overrides)
 
 
-def load_study(spec: str, games_per_cell: int | None = None) -> Study:
+def load_study(
+    spec: str, games_per_cell: int | None = None, overrides: Mapping[str, Any] | None = None
+) -> Study:
     """A study from a TOML file path or a built-in name (a path wins if both exist).
 
     Relative file paths in the study are resolved against the study file's directory (for a
-    built-in: the built-in studies' folder).
+    built-in: the built-in studies' folder); ``overrides`` as in :func:`parse_study`.
     """
     path = Path(spec)
     if path.is_file():
@@ -494,10 +516,10 @@ def load_study(spec: str, games_per_cell: int | None = None) -> Study:
             text = path.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as exc:
             raise StudyError(str(path), "(file)", f"cannot read: {exc}") from None
-        return parse_text(text, str(path), games_per_cell, path.resolve().parent)
+        return parse_text(text, str(path), games_per_cell, path.resolve().parent, overrides)
     if spec in builtin_names():
         folder = Path(str(resources.files("pipeline") / "studies"))
-        return parse_text(builtin_text(spec), f"builtin:{spec}", games_per_cell, folder)
+        return parse_text(builtin_text(spec), f"builtin:{spec}", games_per_cell, folder, overrides)
     raise StudyError(
         spec,
         "(study)",

@@ -187,3 +187,22 @@ def test_cli_studies_lists_builtins(capsys):
     assert any(line.startswith("hiroba-start-player ") for line in lines)
     assert cli.main(["studies", "--show", "alhambra-dirk"]) == 0
     assert "[grid.variants]" in capsys.readouterr().out
+
+
+def test_cli_variant_sets_study_wide_options_with_paths_from_the_cwd(tmp_path, monkeypatch):
+    import rust_core.hiroba
+
+    (tmp_path / "sets").mkdir()
+    tiles = tmp_path / "sets" / "mine.txt"
+    tiles.write_bytes(open(rust_core.hiroba.default_tiles_path(), "rb").read())
+    monkeypatch.chdir(tmp_path)
+    s = load_study("hiroba-start-player", 12, {"tiles": "sets/mine.txt", "line_rule": "last"})
+    assert {c.variant["tiles"] for c in s.cells} == {str(tiles.resolve())}
+    assert {c.variant["line_rule"] for c in s.cells} == {"last"}
+    with pytest.raises(StudyError, match=r"--variant: tiles: no such file"):
+        load_study("hiroba-start-player", 12, {"tiles": "sets/missing.txt"})
+    with pytest.raises(StudyError, match=r"--variant: colour: unknown variant option of hiroba; allowed: "):
+        load_study("hiroba-start-player", 12, {"colour": "red"})
+    # alhambra-dirk varies `dirk` per cell: a study-wide value would silently merge its cells.
+    with pytest.raises(StudyError, match=r"--variant: dirk: the study's grid sets this option per cell"):
+        load_study("alhambra-dirk", 12, {"dirk": False})
