@@ -42,7 +42,7 @@ pub struct MctsConfig {
 
 impl Default for MctsConfig {
     fn default() -> Self {
-        MctsConfig { iters: 1000, c: 0.7, bias: 10.0, rollout: Rollout::Greedy, depth: DEFAULT_DEPTH }
+        MctsConfig { iters: 1000, c: 0.2, bias: 10.0, rollout: Rollout::Greedy, depth: DEFAULT_DEPTH }
     }
 }
 

@@ -106,7 +106,7 @@ impl AgentSpec {
     }
 
     /// The MCTS settings: `iters` (1..=1000000, default 1000), `c` (0..=100, default
-    /// 0.7), `bias` (0..=100, default 10), `rollout` (`random` | `greedy`, default greedy),
+    /// 0.2), `bias` (0..=100, default 10), `rollout` (`random` | `greedy`, default greedy),
     /// `depth` (rollout moves before the game's win estimate is used, 0..=100000, 0 = play
     /// to the end; see `MctsConfig`).
     pub fn mcts_config(&self) -> Result<mcts::MctsConfig> {
