@@ -74,7 +74,8 @@ def test_ties_share_the_win() -> None:
         ("alhambra", {"money_copies": 9}, TWO, "money_copies"),
         ("alhambra", {}, ["random", "smart"], "unknown agent \"smart\"; allowed: random, greedy, mcts"),
         ("alhambra", {}, ["random", "mcts:iters=0"], "iters=0"),
-        ("alhambra", {}, ["random", "mcts:depth=3"], "unknown parameter \"depth\""),
+        ("alhambra", {}, ["random", "mcts:width=3"], "unknown parameter \"width\""),
+        ("alhambra", {}, ["random", "mcts:depth=x"], "depth=x: allowed an integer 0..=100000"),
         ("alhambra", {}, ["random"] * 7, "2 to 6 players"),
     ],
 )
