@@ -26,7 +26,7 @@ examples:
   balancelab replay --run runs/alhambra-dirk --cell p2-no_dirk --game-index 7
   balancelab replay hiroba --seed 1 --game-index 0 --agents greedy random --variant tiles=my_tiles.txt
   balancelab report runs/alhambra-dirk
-  balancelab strength runs/alhambra-strength runs/alhambra-strength-3000
+  balancelab strength runs/alhambra-strength runs/alhambra-strength-1000 runs/alhambra-strength-3000
 """
 
 

@@ -201,6 +201,8 @@ def test_builtin_strength_studies() -> None:
     top = load_study("alhambra-strength-3000")
     assert {a for c in top.cells for a in c.agents} == {"greedy", "mcts:iters=1000", "mcts:iters=3000"}
     assert load_study("alhambra-strength-baseline").cells[0].agents == ["greedy", "random"]
+    headline = load_study("alhambra-strength-1000")
+    assert [(c.agents, c.games) for c in headline.cells] == [(["mcts:iters=1000", "greedy"], 2000)]
 
 
 def test_tiny_real_run(tmp_path: pathlib.Path) -> None:
