@@ -368,18 +368,10 @@ impl City {
     /// change. Returns false, changing nothing, when the tile has two or more links.
     fn put_leaf(&mut self, id: u8, gx: i32, gy: i32) -> bool {
         let i = gy as usize * G + gx as usize;
-        let walls = WALLS[id as usize];
-        let mut link = None;
-        for d in 0..4 {
-            let v = self.cells[(i as isize + STEP[d]) as usize];
-            if v != EMPTY && walls & SIDE[d] == 0 {
-                if link.is_some() {
-                    return false;
-                }
-                link = Some(v);
-            }
+        let (links, v) = self.links(i, WALLS[id as usize]);
+        if links != 1 {
+            return false;
         }
-        let Some(v) = link else { return false };
         if v != FOUNTAIN {
             self.cut |= 1 << v;
             self.removable &= !(1u64 << v);
