@@ -10,7 +10,7 @@
 //!    ([`KIND_STONE`]) on an empty land cell (not on a start cell while some player has not
 //!    placed a first pebble), or [`Action::NoStone`] ([`KIND_PASS`]).
 //!
-//! **Passing and the end** (the engine's reading of the reference's two decisions):
+//! **Passing and the end** (the engine's reading, a **Decision** of `RULES.md`):
 //! placements only ever disappear (cells fill, numbers get used, your own lines and hand
 //! change only when you place), so a player who cannot place now can never place again.
 //! Such a player passes once — their remaining pebbles stay off the board — and is then
@@ -595,7 +595,7 @@ impl Game for Hiroba {
     fn scores(&self) -> Vec<i64> {
         self.score_vec()
     }
-    /// Gardens won outright (the reference's tie-break; still equal: shared win).
+    /// Gardens won outright (the tie-break of `RULES.md`; still equal: shared win).
     fn tiebreaks(&self) -> Vec<i64> {
         let o = self.outcome.unwrap_or_else(|| scoring::score(self));
         o.gardens_won[..self.n].iter().map(|&g| g as i64).collect()
