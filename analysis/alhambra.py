@@ -205,9 +205,15 @@ def _sections(s: StudyAnalysis) -> list[Section]:
     dirk = s.table("dirk")
     if not dirk.height:
         return []
+    cells = dirk["cell"].unique(maintain_order=True).to_list()
+    by = {(r["stat"], r["cell"]): r for r in dirk.iter_rows(named=True)}
+    stats = dirk["stat"].unique(maintain_order=True).to_list()
     table = Table(
-        ("cell", "statistic", "estimate [95% CI]"),
-        tuple((s.short(r["cell"]), r["stat"], _interval(r)) for r in dirk.iter_rows(named=True)),
+        ("statistic [95% CI]", *[s.short(c) for c in cells]),
+        tuple(
+            (stat.replace("(share of games)", "(% of games)"), *[_interval(by[(stat, c)]) for c in cells])
+            for stat in stats
+        ),
     )
     kinds = dirk.filter(pl.col("stat").str.starts_with("scorings with Dirk"))
     dots = tuple(

@@ -182,8 +182,11 @@ def _skill(s: StudyAnalysis, cells: list[CellInfo], titled: bool) -> Finding:
             f"The answer changes with skill{evidence}: {side}. A result from one skill level does not "
             "carry over to players of another; the strongest line-up is the closest model of skilled play."
         )
-    elif len(settled) == 1:
+    elif len(settled) == 1 and "unsettled" not in dirs:
         sentence = f"The answer is the same at every skill level tested: {side}."
+    elif len(settled) == 1:
+        open_ = [c.lineup for c, d in zip(cells, dirs, strict=True) if d == "unsettled"]
+        sentence = f"Settled only at some skill levels ({', '.join(open_)} needs more games): {side}."
     else:
         sentence = f"Not settled at any skill level tested: {side}."
     c0 = cells[0]
@@ -207,6 +210,10 @@ def verdict(s: StudyAnalysis) -> list[Finding]:
     return out
 
 
+def _and(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
 def scope(s: StudyAnalysis) -> list[str]:
     """What was played, and the threshold that separates 'measurable' from 'matters'."""
     games = int(s.advantage["games"].sum()) if s.advantage.height else 0
@@ -220,8 +227,8 @@ def scope(s: StudyAnalysis) -> list[str]:
     )
     text = (
         f"{games:,} games of {(s.game or 'the game').capitalize()} with "
-        f"{', '.join(map(str, players))} players in "
-        f"{len(s.played)} cells, played by {', '.join(lineups)}{selfplay}; {design}. "
+        f"{_and([str(n) for n in players])} players in "
+        f"{len(s.played)} cells, played by {_and(lineups)}{selfplay}; {design}. "
         f"A difference matters when it exceeds {threshold_words(s.threshold)} of win rate "
         f"({'the default' if s.threshold_source == 'default' else s.threshold_source})."
     )

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 
-__all__ = ["interval", "is_missing", "p_value", "pct", "pct_ci", "pts", "pts_ci", "signed", "span"]
+__all__ = ["MINUS", "interval", "is_missing", "p_value", "pct", "pct_ci", "pts", "pts_ci", "signed", "span"]
 
 MINUS = "\u2212"
 

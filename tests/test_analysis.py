@@ -305,3 +305,16 @@ def test_closest_to_fair_cites_the_holm_comparisons():
     assert "closer to fair than official" in text and "Holm p < 0.001" in text
     assert "other (+0.6 points) errs the other way" in text
     assert "Fair within ±1 point: money_3" in text
+
+
+def test_skill_finding_when_one_level_is_unsettled():
+    from analysis.findings import verdict
+
+    s = _fake_study(
+        {
+            "g": ("2 players, greedy", 0.01, -0.024, 0.044),
+            "m": ("2 players, mcts:iters=100", -0.16, -0.24, -0.07),
+        }
+    )
+    skill = next(f for f in verdict(s) if f.title == "Skill")
+    assert skill.sentence.startswith("Settled only at some skill levels (greedy needs more games)")

@@ -28,20 +28,37 @@ def _band(s: StudyAnalysis, centre: float = 0.0) -> tuple[float, float]:
     return (centre - s.threshold, centre + s.threshold)
 
 
+def _count(k: int, n: int) -> str:
+    if k == n and n > 1:
+        return f"all {n} cells"
+    return "no cell" if k == 0 else f"{k} of {n} cells"
+
+
+def _advantage_takeaway(rows: list[dict[str, object]], threshold: float) -> str:
+    n = len(rows)
+    ahead = sum(float(r["lo"]) > 0 for r in rows)  # type: ignore[arg-type]
+    behind = sum(float(r["hi"]) < 0 for r in rows)  # type: ignore[arg-type]
+    beyond = sum(r["finding"] == "matters" for r in rows)
+    sides = []
+    if ahead:
+        sides.append(f"ahead in {_count(ahead, n)}")
+    if behind:
+        sides.append(f"behind in {_count(behind, n)}")
+    if n - ahead - behind:
+        sides.append(f"not measurably off fair in {_count(n - ahead - behind, n)}")
+    return (
+        f"The start player is {', '.join(sides)}; in {_count(beyond, n)} the whole interval lies outside "
+        f"the {threshold_words(threshold)} band (a difference that matters)."
+    )
+
+
 def advantage_plot(s: StudyAnalysis) -> DotPlot:
     """Start-player advantage per cell against the threshold band."""
     rows = [s.advantage_row(c.id) for c in s.played]
     dots = tuple(
         Dot(c.name, c.id, r["advantage"], r["lo"], r["hi"]) for c, r in zip(s.played, rows, strict=True)
     )
-    ahead = sum(r["lo"] > 0 for r in rows)
-    behind = sum(r["hi"] < 0 for r in rows)
-    beyond = sum(r["finding"] == "matters" for r in rows)
-    n = len(rows)
-    takeaway = (
-        f"The start player is ahead in {ahead} and behind in {behind} of {n} cells; in {beyond} of {n} "
-        f"the whole interval lies outside the {threshold_words(s.threshold)} band, a difference that matters."
-    )
+    takeaway = _advantage_takeaway(rows, s.threshold)
     return DotPlot(
         "start_advantage",
         "Start-player advantage: start player's win rate minus the fair share",
@@ -181,5 +198,5 @@ def length_figure(s: StudyAnalysis, colours: dict[str, str]) -> tuple[Figure, st
     ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1), frameon=False)
     fig.tight_layout()
     lo, hi = min(medians), max(medians)
-    span = f"{lo:g}" if lo == hi else f"{lo:g} to {hi:g} across cells"
-    return fig, f"A game lasts a median of {span} turns."
+    span = f"{lo:g} turns" if lo == hi else f"{lo:g} to {hi:g} turns across cells"
+    return fig, f"A game lasts a median of {span}."

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from ..agents import describe, ladder_key
 from ..findings import threshold_words
 from ..games import section
@@ -29,7 +31,9 @@ def methods(doc: Doc, s: StudyAnalysis) -> None:
     t = threshold_words(s.threshold)
     source = "the default" if s.threshold_source == "default" else s.threshold_source
     others = ", ".join(
-        f"{m.label} {m.negligible:.0%}{' of the mean' if m.relative else ' (share)'}"
+        f"{m.label} ±{m.negligible:.0%} of the mean"
+        if m.relative
+        else f"{m.label} ±{100 * m.negligible:g} points"
         for m in METRICS
         if m.name != "start_advantage"
     )
@@ -89,6 +93,13 @@ def glossary(doc: Doc, s: StudyAnalysis) -> None:
     doc.table(["term", "meaning"], [[a, b] for a, b in terms])
 
 
+def _options(variant: dict[str, object]) -> str:
+    """``dirk = false, money_copies = 3``; ``engine defaults`` when empty."""
+    if not variant:
+        return "engine defaults"
+    return ", ".join(f"{k} = {json.dumps(v)}" for k, v in variant.items())
+
+
 def provenance(doc: Doc, s: StudyAnalysis) -> None:
     """What was run, with which versions, and every cell's settings."""
     m, st = s.manifest, s.manifest["study"]
@@ -123,7 +134,7 @@ def provenance(doc: Doc, s: StudyAnalysis) -> None:
                 c.id,
                 c.n_players,
                 ", ".join(c.agents),
-                str(c.variant) or "{}",
+                _options(c.variant),
                 f"{int(raw.get('games', 0)):,}",
             ]
             for c, raw in zip(s.info, s.cells, strict=True)

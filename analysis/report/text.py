@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..content import Interval, TableCell
-from ..words import interval
+from ..words import MINUS, interval
 
 __all__ = ["cell_text"]
 
@@ -15,7 +15,7 @@ def cell_text(v: TableCell) -> str:
             return interval(v.estimate, v.lo, v.hi, v.digits, scale=100)
         if v.kind == "points":
             return interval(v.estimate, v.lo, v.hi, v.digits, scale=100, sign=True)
-        return interval(v.estimate, v.lo, v.hi, v.digits)
+        return interval(v.estimate, v.lo, v.hi, v.digits).replace("-", MINUS)
     if isinstance(v, float):
-        return "n/a" if v != v else f"{v:.3g}"
+        return "n/a" if v != v else f"{v:.3g}".replace("-", MINUS)
     return str(v)

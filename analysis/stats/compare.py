@@ -91,6 +91,25 @@ def _verdict(
     return f"no detectable difference in {metric.label} at this sample size (95% CI {lo:+.3g} to {hi:+.3g})"
 
 
+_SCHEMA = {
+    "metric": pl.String,
+    "label": pl.String,
+    "cell_a": pl.String,
+    "cell_b": pl.String,
+    "mean_a": pl.Float64,
+    "mean_b": pl.Float64,
+    "diff": pl.Float64,
+    "lo": pl.Float64,
+    "hi": pl.Float64,
+    "p_value": pl.Float64,
+    "p_holm": pl.Float64,
+    "reject": pl.Boolean,
+    "threshold": pl.Float64,
+    "finding": pl.String,
+    "verdict": pl.String,
+}
+
+
 def _finding(diff_lo: float, diff_hi: float, reject: bool, tol: float) -> str:
     cls = classify(diff_lo, diff_hi, tol)
     if not reject and cls in ("matters", "measurable", "negligible"):
@@ -148,25 +167,7 @@ def compare_cells(
                 }
             )
     if not recs:
-        return pl.DataFrame(
-            schema={
-                "metric": pl.String,
-                "label": pl.String,
-                "cell_a": pl.String,
-                "cell_b": pl.String,
-                "mean_a": pl.Float64,
-                "mean_b": pl.Float64,
-                "diff": pl.Float64,
-                "lo": pl.Float64,
-                "hi": pl.Float64,
-                "p_value": pl.Float64,
-                "p_holm": pl.Float64,
-                "reject": pl.Boolean,
-                "threshold": pl.Float64,
-                "finding": pl.String,
-                "verdict": pl.String,
-            }
-        )
+        return pl.DataFrame(schema=_SCHEMA)
     reject, p_holm, _, _ = multipletests([r["p_value"] for r in recs], alpha=alpha, method="holm")
     by_name = {m.name: m for m in metrics}
     for r, rej, ph in zip(recs, reject, p_holm, strict=True):
