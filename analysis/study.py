@@ -9,7 +9,7 @@ from typing import Any
 import polars as pl
 
 from .games import GameSection, section
-from .load import cell_rows, read_manifest
+from .load import Run, open_run
 from .stats.compare import compare_cells
 from .stats.outcomes import game_length, game_table, margin, score_by_seat, tie_share
 from .stats.seats import equal_seats_test, seat_win_rates, start_advantage
@@ -37,6 +37,8 @@ class StudyAnalysis:
     #: ``hiroba`` (Hiroba); each has ``cell``, ``label`` and ``n_players`` columns.
     tables: dict[str, pl.DataFrame] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
+    #: (games analysed, games planned): equal unless the run was read with ``allow_partial``.
+    analysed: tuple[int, int] = (0, 0)
 
     @property
     def name(self) -> str:
@@ -76,12 +78,14 @@ def _advantage_verdict(est: float, lo: float, hi: float) -> tuple[str, bool]:
     return "no detectable start-player advantage at this sample size", True
 
 
-def analyse(run_dir: pathlib.Path | str) -> StudyAnalysis:
-    """Reads a run and computes every table of the report.
+def analyse(run_dir: pathlib.Path | str, *, allow_partial: bool = False) -> StudyAnalysis:
+    """Reads a run (verified: see :func:`analysis.load.open_run`; an incomplete run is refused
+    unless ``allow_partial``) and computes every table of the report.
 
     Without ``pair_seats`` the unit is the game; with it, the deal (paired design).
     """
-    manifest = read_manifest(run_dir)
+    run = open_run(run_dir, allow_partial=allow_partial)
+    manifest = run.manifest
     study = manifest["study"]
     paired = bool(study.get("pair_seats", False))
     game = section(study.get("game"))
@@ -89,12 +93,12 @@ def analyse(run_dir: pathlib.Path | str) -> StudyAnalysis:
     rows: dict[str, pl.DataFrame] = {}
     seats, adv, scores, outcomes = [], [], [], []
     extra: dict[str, list[pl.DataFrame]] = {}
-    warnings: list[str] = []
+    warnings: list[str] = _partial_warnings(run)
     for cell in cells:
         cid = str(cell["id"])
         label = str(cell.get("label", cid))
         try:
-            r = cell_rows(run_dir, cid)
+            r = run.cell_rows(cid)
         except FileNotFoundError:
             r = pl.DataFrame()
         if r.height == 0:
@@ -187,4 +191,18 @@ def analyse(run_dir: pathlib.Path | str) -> StudyAnalysis:
         comparisons=comparisons,
         tables={name: pl.concat(parts) for name, parts in extra.items()},
         warnings=warnings,
+        analysed=run.share,
     )
+
+
+def _partial_warnings(run: Run) -> list[str]:
+    """For a run read with ``allow_partial``: the share analysed and what was left out."""
+    done, planned = run.share
+    if not run.notes:
+        return []
+    share = done / planned if planned else 0.0
+    return [
+        f"Partial run: {done:,} of {planned:,} planned games analysed ({share:.1%}); left out: "
+        + "; ".join(run.notes)
+        + "."
+    ]

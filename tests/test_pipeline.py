@@ -35,7 +35,11 @@ def test_run_layout_manifest_and_rows(write_study, tmp_path, read_run, expected_
     out = tmp_path / "run"
     man = run_study(load_study(str(path)), out, workers=2, batch_games=16, progress=False, quiet=True)
     on_disk = json.loads((out / "manifest.json").read_text())
-    assert on_disk == man
+    assert on_disk == man.to_dict()
+    assert on_disk["format"] == 2 and on_disk["study_hash"] == man.study.hash()
+    # the rules version recorded for resume checks is the one the engine writes into every row
+    assert on_disk["engine"]["rules_version"] == {"alhambra": read_run(out)["rules_version"][0].as_py()}
+    assert set(on_disk["engine"]["agent_versions"]) == {"random"}
     study = on_disk["study"]
     assert study["name"] == "small" and study["game"] == "alhambra" and study["seed"] == 5
     assert study["pair_seats"] is True and study["games_per_cell"] == 60
@@ -96,7 +100,7 @@ def test_resume_recomputes_missing_truncated_and_wrong_files_only(
     assert (os.stat(keep).st_ino, os.stat(keep).st_mtime_ns) == kept
     assert not list(out.rglob("*.tmp"))
     assert same(read_run(out), expected_run(path))
-    assert man["games_done"] == 160
+    assert man.games_done == 160
     # nothing to do the third time
     before = {p: p.stat().st_mtime_ns for p in out.rglob("part-*.parquet")}
     run_study(load_study(str(path)), out, workers=2, batch_games=20, progress=False, quiet=True)
@@ -119,8 +123,8 @@ def test_more_games_extend_a_directory_and_another_study_is_refused(
     assert str(out) in err and "seed" in err and "another --out" in err
     # a smaller --games keeps the games on disk
     man = run_study(load_study(str(path), 20), out, workers=2, progress=False, quiet=True)
-    assert [c["games"] for c in man["study"]["cells"]] == [100, 100]
-    assert man["games_played"] == 0
+    assert [c.games for c in man.study.cells] == [100, 100]
+    assert man.games_played == 0
     # a run stopped early plans by what it asked for and what is on disk, not by the old plan
     old = json.loads((out / "manifest.json").read_text())
     for cell in old["study"]["cells"]:
@@ -128,8 +132,8 @@ def test_more_games_extend_a_directory_and_another_study_is_refused(
     old["finished"] = None
     (out / "manifest.json").write_text(json.dumps(old))
     man = run_study(load_study(str(path), 40), out, workers=2, progress=False, quiet=True)
-    assert [c["games"] for c in man["study"]["cells"]] == [100, 100]
-    assert man["games_played"] == 0 and man["games_done"] == 200
+    assert [c.games for c in man.study.cells] == [100, 100]
+    assert man.games_played == 0 and man.games_done == 200
 
 
 def test_cli_run_then_replay_matches_recorded_rows(write_study, tmp_path, capsys, monkeypatch):
@@ -190,10 +194,10 @@ def test_precision_rounds_until_every_cell_is_narrow_enough(write_study, tmp_pat
     man = run_study(load_study(str(path)), out, workers=2, progress=False, quiet=True, precision=0.05)
     assert calls[0] == {"p2-official": 50, "p2-no_dirk": 50}
     assert all(n >= 400 for n in calls[-1].values())
-    assert [c["games"] for c in man["study"]["cells"]] == [calls[-1]["p2-official"], calls[-1]["p2-no_dirk"]]
+    assert [c.games for c in man.study.cells] == [calls[-1]["p2-official"], calls[-1]["p2-no_dirk"]]
     table = read_run(out)
-    assert table.num_rows == 2 * sum(c["games"] for c in man["study"]["cells"])
-    assert len(man["precision_rounds"]) == len(calls)
+    assert table.num_rows == 2 * sum(c.games for c in man.study.cells)
+    assert len(man.precision_rounds) == len(calls)
 
 
 def test_a_directory_being_written_by_another_run_is_refused(write_study, tmp_path):
@@ -207,14 +211,14 @@ def test_a_directory_being_written_by_another_run_is_refused(write_study, tmp_pa
             run_study(load_study(str(path)), out, workers=2, progress=False, quiet=True)
     assert not (out / "data").exists()
     man = run_study(load_study(str(path)), out, workers=2, progress=False, quiet=True)
-    assert man["games_done"] == 20
+    assert man.games_done == 20
 
 
 def test_cli_report_calls_the_analysis_report(tmp_path, monkeypatch, capsys):
     calls = []
 
-    def write_report(run_dir, reports_root):
-        calls.append((run_dir, reports_root))
+    def write_report(run_dir, reports_root, allow_partial=False):
+        calls.append((run_dir, reports_root, allow_partial))
         return reports_root / "x" / "index.html"
 
     fake = types.ModuleType("analysis.report")
@@ -224,7 +228,7 @@ def test_cli_report_calls_the_analysis_report(tmp_path, monkeypatch, capsys):
     assert "manifest.json" in capsys.readouterr().err
     (tmp_path / "manifest.json").write_text("{}")
     assert cli.main(["report", str(tmp_path), "--reports", str(tmp_path / "r")]) == 0
-    assert calls == [(tmp_path, tmp_path / "r")]
+    assert calls == [(tmp_path, tmp_path / "r", False)]
     assert "index.html" in capsys.readouterr().out
     monkeypatch.setitem(sys.modules, "analysis.report", None)
     assert cli.main(["report", str(tmp_path)]) == 0

@@ -78,7 +78,7 @@ def _provenance(doc: Doc, s: StudyAnalysis) -> None:
         ["game", st["game"]],
         ["seed", st["seed"]],
         ["pair_seats (deal as unit)", st.get("pair_seats", False)],
-        ["games played", m.get("games_done", "n/a")],
+        ["games analysed", f"{s.analysed[0]:,} of {s.analysed[1]:,} planned"],
         ["wall time (s)", _fmt(m.get("wall_seconds"), 4)],
         ["started", m.get("started", "n/a")],
         ["finished", m.get("finished", "n/a")],
@@ -234,11 +234,17 @@ def _strength_section(doc: Doc, s: StudyAnalysis, out: pathlib.Path) -> None:
     doc.figure(elo_figure(st), out, "elo_ladder", "Elo ladder and head-to-head win shares (95% CI)")
 
 
-def write_report(run_dir: pathlib.Path, reports_root: pathlib.Path = pathlib.Path("reports")) -> pathlib.Path:
+def write_report(
+    run_dir: pathlib.Path,
+    reports_root: pathlib.Path = pathlib.Path("reports"),
+    *,
+    allow_partial: bool = False,
+) -> pathlib.Path:
     """Analyses ``run_dir`` and writes ``reports_root/<study>/index.html`` (self-contained:
     figures embedded as base64 PNG), ``report.md`` and ``figures/*.png|svg``. Returns the
-    ``index.html`` path."""
-    s = analyse(run_dir)
+    ``index.html`` path. An incomplete run is refused unless ``allow_partial``
+    (:class:`pipeline.rundir.IncompleteRun`)."""
+    s = analyse(run_dir, allow_partial=allow_partial)
     out = pathlib.Path(reports_root) / s.name
     out.mkdir(parents=True, exist_ok=True)
     doc = _build(s, out)
