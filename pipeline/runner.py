@@ -174,7 +174,7 @@ def run_study(study: Study, out: Path, **options: Any) -> Manifest:
         study, old = prepare(study, out)
         scan = sink.scan(out, study)
         for rel, why in scan.removed:
-            _warn(f"playing again {rel}: failed validation: {why}")
+            _warn(f"playing again {rel}: {why}")
         for rel in scan.strays:
             _warn(f"ignoring {rel}: not a batch file of this run (no reader uses it; delete it if unwanted)")
         for note in scan.notes:
