@@ -26,11 +26,13 @@ class DuplicateKeys(ValueError):
 @dataclass
 class Run:
     """A verified run: its manifest (as a dict), the files that passed validation, and what was
-    left out (``notes``: one line each, empty for a complete run)."""
+    left out (``notes``: one line each, empty for a complete run) or ignored (``ignored``: files
+    that are no batch file of this run)."""
 
     run_dir: pathlib.Path
     verified: VerifiedRun
     notes: list[str]
+    ignored: list[str]
 
     @property
     def manifest(self) -> dict[str, Any]:
@@ -82,9 +84,7 @@ def open_run(run_dir: pathlib.Path | str, *, allow_partial: bool = False) -> Run
     path = pathlib.Path(run_dir)
     verified = verify_run(path)
     verified.require_complete(allow_partial)
-    notes = verified.problems()
-    notes += [f"{p}: ignored (not a batch file of this run)" for p in verified.check.strays]
-    run = Run(path, verified, notes)
+    run = Run(path, verified, verified.problems(), list(verified.check.strays))
     _check_keys(run)
     return run
 

@@ -198,11 +198,14 @@ def analyse(run_dir: pathlib.Path | str, *, allow_partial: bool = False) -> Stud
 def _partial_warnings(run: Run) -> list[str]:
     """For a run read with ``allow_partial``: the share analysed and what was left out."""
     done, planned = run.share
-    if not run.notes:
-        return []
-    share = done / planned if planned else 0.0
-    return [
-        f"Partial run: {done:,} of {planned:,} planned games analysed ({share:.1%}); left out: "
-        + "; ".join(run.notes)
-        + "."
-    ]
+    out = []
+    if run.notes:
+        share = done / planned if planned else 0.0
+        out.append(
+            f"Partial run: {done:,} of {planned:,} planned games analysed ({share:.1%}); left out: "
+            + "; ".join(run.notes)
+            + "."
+        )
+    if run.ignored:
+        out.append(f"Ignored (not batch files of this run): {', '.join(run.ignored)}.")
+    return out

@@ -187,17 +187,22 @@ def fail(message: str) -> int:
 
 
 def write_report(run_dir: Path, reports_root: Path, quiet: bool = False, allow_partial: bool = False) -> int:
-    from .rundir import IncompleteRun, RunFormatError
+    from .rundir import IncompleteRun, RunFormatError, verify_run
 
     try:
+        from analysis.load import DuplicateKeys
         from analysis.report import write_report as _write_report
     except ImportError:
         print("note: analysis.report is not available yet; no report written", file=sys.stderr)
         return 0
     try:
         index = _write_report(run_dir, reports_root, allow_partial=allow_partial)
-    except (IncompleteRun, RunFormatError) as exc:
+    except (IncompleteRun, RunFormatError, DuplicateKeys) as exc:
         return fail(str(exc))
+    if allow_partial:
+        done, planned = verify_run(run_dir).share()
+        share = done / planned if planned else 0.0
+        print(f"analysed {done:,} of {planned:,} planned games ({share:.1%})", file=sys.stderr)
     if not quiet:
         print(f"report: {index}")
     return 0

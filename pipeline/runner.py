@@ -85,7 +85,11 @@ class DirectoryBusy(ValueError):
 @contextlib.contextmanager
 def exclusive(out: Path) -> Iterator[None]:
     """Holds ``out/.lock`` for the run (released by the OS even if the process is killed)."""
-    with open(out / LOCK, "w") as fh:
+    try:
+        fh = open(out / LOCK, "w")  # closed by the with below, after the lock is released
+    except OSError as exc:
+        raise RunWriteError(out / LOCK, exc) from exc
+    with fh:
         try:
             fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:

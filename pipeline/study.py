@@ -287,7 +287,7 @@ def parse_study(
     seed = ck.integer(data, "seed", 0, MAX_SEED)
     games = ck.integer(data, "games_per_cell", 1, MAX_GAMES)
     if games_per_cell is not None and not 1 <= games_per_cell <= MAX_GAMES:
-        raise StudyError("--games", "games", f"must be an integer 1..{MAX_GAMES}, got {games_per_cell}")
+        raise StudyError(source, "--games", f"must be an integer 1..{MAX_GAMES}, got {games_per_cell}")
     default_games = games if games_per_cell is None else games_per_cell
     pair_seats = data.get("pair_seats", False)
     if not isinstance(pair_seats, bool):

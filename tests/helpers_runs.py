@@ -62,3 +62,28 @@ def write_run(
     )
     rundir.write_manifest(run_dir, manifest)
     return run_dir
+
+
+def write_study_run(study: Any, run_dir: pathlib.Path, *, batch: int = 500, games: int | None = None) -> None:
+    """Writes the run of a loaded ``pipeline.study.Study`` the way ``balancelab run`` leaves it,
+    without Ray (``games``: only the first games of every cell, an unfinished run)."""
+    from pipeline import manifest as manifest_mod
+
+    run_dir.mkdir(parents=True, exist_ok=True)
+    man = manifest_mod.new(study, None)
+    manifest_mod.write(run_dir, man)
+    for cell in study.cells:
+        upto = cell.games if games is None else min(games, cell.games)
+        for start in range(0, upto, batch):
+            count = min(batch, upto - start)
+            rb = rust_core.simulate(
+                study.game, cell.variant, cell.agents, study.seed, start, count, pair_seats=study.pair_seats
+            )
+            table = pa.Table.from_batches([rb])
+            table = table.append_column("n_players", pa.array([cell.n_players] * table.num_rows, pa.int32()))
+            rundir.write_batch(
+                run_dir, man.study.hash(), cell.id, start, start + count, cell.n_players, table
+            )
+    man.games_done = sum(min(c.games, games or c.games) for c in study.cells)
+    man.finished = None if games is not None else "2024-01-01T00:00:05Z"
+    manifest_mod.write(run_dir, man)

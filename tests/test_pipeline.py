@@ -11,7 +11,7 @@ import types
 import pyarrow.parquet as pq
 import pytest
 
-from pipeline import cli, manifest
+from pipeline import cli, manifest, rundir
 from pipeline.plan import missing_ranges
 from pipeline.runner import grow, run_study
 from pipeline.study import load_study
@@ -80,24 +80,40 @@ def test_same_data_with_one_or_two_workers_and_any_batch_size(write_study, tmp_p
     assert same(tables[0], expected_run(path))
 
 
-def test_resume_recomputes_missing_truncated_and_wrong_files_only(
-    write_study, tmp_path, read_run, expected_run
+def test_resume_replays_missing_truncated_changed_copied_and_foreign_files_only(
+    write_study, tmp_path, read_run, expected_run, capsys
 ):
     path = write_study(games=80)
     out = tmp_path / "run"
     run_study(load_study(str(path)), out, workers=2, batch_games=20, progress=False, quiet=True)
     parts = sorted((out / "data").rglob("part-*.parquet"))
     assert len(parts) == 8
-    missing, truncated, wrong, keep = parts[0], parts[1], parts[5], parts[7]
+    missing, truncated, wrong, flipped, copied, foreign, keep = (parts[i] for i in (0, 1, 5, 2, 3, 4, 7))
     missing.unlink()
     data = truncated.read_bytes()
     truncated.write_bytes(data[: len(data) // 2])
     table = pq.read_table(wrong)
     pq.write_table(table.slice(0, table.num_rows - 2), wrong, compression="zstd")
+    raw = bytearray(flipped.read_bytes())
+    raw[len(raw) // 2] ^= 4
+    flipped.write_bytes(bytes(raw))
+    copied.write_bytes(parts[6].read_bytes())
+    other = tmp_path / "other"
+    run_study(load_study(str(write_study(seed=99, games=80, filename="o.toml"))), other, workers=2,
+              batch_games=20, progress=False, quiet=True)  # fmt: skip
+    foreign.write_bytes((other / foreign.relative_to(out)).read_bytes())  # same name, another seed
+    stray = keep.with_name("part-000000000060-000000000080 (copy).parquet")
+    stray.write_bytes(keep.read_bytes())
     (wrong.parent / ".part-x.parquet.123.tmp").write_bytes(b"half")
     kept = os.stat(keep).st_ino, os.stat(keep).st_mtime_ns
+    capsys.readouterr()
     man = run_study(load_study(str(path)), out, workers=2, batch_games=20, progress=False, quiet=True)
-    assert (os.stat(keep).st_ino, os.stat(keep).st_mtime_ns) == kept
+    err = capsys.readouterr().err
+    for damaged in (missing, truncated, wrong, flipped, copied, foreign):
+        assert f"playing again {damaged.relative_to(out).as_posix()}: " in err, err
+    assert "a batch file of another study" in err and "content changed since it was written" in err
+    assert f"ignoring {stray.relative_to(out).as_posix()}: not a batch file of this run" in err
+    assert (os.stat(keep).st_ino, os.stat(keep).st_mtime_ns) == kept and stray.exists()
     assert not list(out.rglob("*.tmp"))
     assert same(read_run(out), expected_run(path))
     assert man.games_done == 160
@@ -165,6 +181,42 @@ def test_cli_run_then_replay_matches_recorded_rows(write_study, tmp_path, capsys
         cli.main(["replay", "alhambra", "--seed", "5", "--game-index", "7", "--variant", "dirk=maybe"]) == 2
     )
     assert "dirk" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("failure", ["ENOSPC", "EROFS"])
+def test_disk_full_or_read_only_ends_with_one_message_and_exit_1(
+    write_study, tmp_path, capsys, monkeypatch, failure, read_run, expected_run
+):
+    """Disk full while batch files are written, or a read-only directory (the first manifest):
+    one line, exit 1, nothing half-written; the same command continues once the disk has room."""
+    import errno
+
+    path = write_study(games=40)
+    out = tmp_path / "run"
+    real_fsync, calls = os.fsync, []
+    code = getattr(errno, failure)
+
+    def failing_fsync(fd):
+        calls.append(fd)
+        if failure == "EROFS" or len(calls) > 12:
+            raise OSError(code, os.strerror(code))
+        real_fsync(fd)
+
+    monkeypatch.setattr(os, "fsync", failing_fsync)
+    argv = ["run", str(path), "--out", str(out), "--batch-games", "10", "--no-progress", "--no-report"]
+    assert cli.main(argv) == 1
+    monkeypatch.undo()
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("balancelab: error: cannot write "), err
+    assert os.strerror(code) in err[0]
+    assert not list(out.rglob("*.tmp"))
+    if failure == "EROFS":
+        assert sorted(p.name for p in out.iterdir()) == [".lock"]  # no manifest, no data
+    else:
+        records, _ = rundir.read_records(out)
+        assert 0 < len(records) < 8
+    assert cli.main(argv) == 0
+    assert same(read_run(out), expected_run(path))
 
 
 def test_grow_asks_for_games_by_the_square_of_the_width_ratio(write_study):
