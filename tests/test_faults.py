@@ -65,7 +65,7 @@ def test_study_completes_exactly_when_a_worker_node_is_removed(write_study, tmp_
         )
         assert removed, "the node was never removed"
         assert not ray.is_initialized()
-        assert man["workers"] == 2  # the cluster's CPUs when the study started
+        assert man.workers == 2  # the cluster's CPUs when the study started
     finally:
         ray.shutdown()
         cluster.shutdown()
@@ -74,7 +74,7 @@ def test_study_completes_exactly_when_a_worker_node_is_removed(write_study, tmp_
     assert len(set(keys(got))) == got.num_rows  # none twice
     assert keys(got) == keys(want)  # none missing
     assert same(got, want)
-    assert man["games_done"] == 3200
+    assert man.games_done == 3200
 
 
 def _session_pids(sid: int) -> list[int]:

@@ -163,6 +163,31 @@ def test_the_record_is_durable_before_the_file_appears(run, monkeypatch):
     assert check.bad == [("data/cell=p2-official/part-000000000040-000000000050.parquet", "missing")]
 
 
+def test_file_then_record_then_rename_then_folder_each_made_durable(run, monkeypatch):
+    study, out, _ = run
+    events = []
+    real_fsync, real_replace = os.fsync, os.replace
+
+    def fsync(fd):
+        events.append(("fsync", os.readlink(f"/proc/self/fd/{fd}").rsplit("/", 2)[-2:]))
+        real_fsync(fd)
+
+    def replace(src, dst):
+        events.append(("rename", str(dst).rsplit("/", 2)[-2:]))
+        real_replace(src, dst)
+
+    monkeypatch.setattr(os, "fsync", fsync)
+    monkeypatch.setattr(os, "replace", replace)
+    _write(out, study, "p2-official", 40, 50)
+    name = "part-000000000040-000000000050.parquet"
+    assert events == [
+        ("fsync", ["cell=p2-official", f".{name}.{os.getpid()}.tmp"]),  # the file's bytes
+        ("fsync", ["run", "batches.jsonl"]),  # its record
+        ("rename", ["cell=p2-official", name]),
+        ("fsync", ["data", "cell=p2-official"]),  # the rename
+    ]
+
+
 def test_a_torn_ledger_line_is_ignored_and_cut_before_the_next_record(run):
     study, out, _ = run
     ledger = out / rundir.LEDGER

@@ -73,16 +73,11 @@ def parse_part(path: Path) -> tuple[str, int, int] | None:
     return folder[len(CELL_PREFIX) :], int(m.group(1)), int(m.group(2))
 
 
-def own_entries(out: Path) -> set[str]:
-    """Names a run directory may hold before its manifest exists (left by a run stopped early)."""
-    return {LOCK}
-
-
 def is_foreign_nonempty(out: Path) -> bool:
-    """True if ``out`` is a directory holding something but no manifest: not a run directory."""
+    """True if ``out`` is a directory holding something but no manifest: not a run directory.
+    (A run stopped before writing its manifest leaves at most the lock and a temporary file.)"""
     if not out.is_dir() or manifest_path(out).exists():
         return False
     return any(
-        p.name not in own_entries(out) and not (p.name.startswith(".") and p.name.endswith(TMP_SUFFIX))
-        for p in out.iterdir()
+        p.name != LOCK and not (p.name.startswith(".") and p.name.endswith(TMP_SUFFIX)) for p in out.iterdir()
     )
