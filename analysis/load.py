@@ -13,8 +13,9 @@ from typing import Any
 
 import polars as pl
 
-from pipeline.rundir import IncompleteRun, VerifiedRun, verify_run
+from pipeline.rundir import MANIFEST, IncompleteRun, RunFormatError, VerifiedRun, verify_run
 from pipeline.rundir import columns as col
+from pipeline.rundir import read_manifest as read_run_manifest
 
 __all__ = ["Run", "cell_rows", "load", "open_run", "read_manifest"]
 
@@ -92,7 +93,11 @@ def open_run(run_dir: pathlib.Path | str, *, allow_partial: bool = False) -> Run
 def read_manifest(run_dir: pathlib.Path | str) -> dict[str, Any]:
     """The run's manifest (study definition, engine, versions, timings) as a dict; its format is
     checked (:class:`pipeline.rundir.RunFormatError`)."""
-    return verify_run(pathlib.Path(run_dir)).manifest.to_dict()
+    path = pathlib.Path(run_dir)
+    manifest = read_run_manifest(path)
+    if manifest is None:
+        raise RunFormatError(f"{path}: no {MANIFEST}; not a run directory")
+    return manifest.to_dict()
 
 
 def load(run_dir: pathlib.Path | str, *, allow_partial: bool = False) -> pl.LazyFrame:

@@ -145,6 +145,21 @@ def test_an_unreadable_file_is_reported_and_never_deleted(run, monkeypatch):
     ]
 
 
+def test_an_unreadable_ledger_judges_no_file_and_deletes_nothing(run, monkeypatch):
+    study, out, paths = run
+    real = rundir.batches.Path.read_text
+
+    def read_text(self, *args, **kwargs):
+        if self.name == rundir.LEDGER:
+            raise PermissionError(errno.EACCES, "Permission denied", str(self))
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(rundir.batches.Path, "read_text", read_text)
+    with pytest.raises(sink.UnreadableData, match="batches.jsonl: cannot read: Permission denied"):
+        sink.scan(out, study)
+    assert all(p.exists() for p in paths.values())
+
+
 def test_the_record_is_durable_before_the_file_appears(run, monkeypatch):
     """A crash between recording and renaming leaves a record without its file: "missing", replayed."""
     study, out, _ = run

@@ -27,7 +27,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from .columns import GAME_INDEX, PLAYER
-from .layout import TMP_SUFFIX, data_dir, ledger_path, parse_part, part_path, relative
+from .layout import LEDGER, TMP_SUFFIX, data_dir, ledger_path, parse_part, part_path, relative
 from .store import RunWriteError, append_line, fsync_dir, tmp_path
 
 META_KEY = b"balancelab.batch"
@@ -116,7 +116,7 @@ def read_records(out: Path) -> tuple[list[BatchRecord], list[str]]:
     A torn last line (a crash while appending) is ignored silently."""
     path = ledger_path(out)
     try:
-        text = path.read_text(encoding="utf-8")
+        text = path.read_text(encoding="utf-8", errors="replace")
     except FileNotFoundError:
         return [], []
     lines = text.split("\n")
@@ -216,7 +216,10 @@ def _unrecorded(path: Path, study_hash: str) -> str:
 def check_run(out: Path, study_hash: str, cells: Iterable[str]) -> RunCheck:
     """Judges every file under ``out/data`` and every record; changes nothing."""
     known = set(cells)
-    records, notes = read_records(out)
+    try:
+        records, notes = read_records(out)
+    except OSError as exc:  # without the records no file can be judged: judge none
+        return RunCheck(unreadable=[(LEDGER, f"cannot read: {exc.strerror or exc}")])
     check = RunCheck(notes=notes)
     mine = {r.path: r for r in records if r.study == study_hash and r.cell in known}
     for rec in sorted(mine.values(), key=lambda r: (r.cell, r.start, r.end)):
