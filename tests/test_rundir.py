@@ -104,6 +104,7 @@ def test_the_report_refuses_an_incomplete_run_unless_allow_partial(write_study, 
     md = (reports / "small" / "report.md").read_text()
     assert "Partial run: 20 of 40 planned games analysed (50.0%)" in md
     assert "| games analysed | 20 of 40 planned |" in md
+    assert "| engine | alhambra rules v" in md and "agents random v" in md
 
 
 def test_the_report_refuses_a_damaged_file_and_ignores_strays(tmp_path, capsys):

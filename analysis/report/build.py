@@ -70,6 +70,13 @@ def _fmt(v: Any, digits: int = 3) -> str:
     return f"{v:.{digits}g}" if isinstance(v, float) else str(v)
 
 
+def _engine(engine: dict[str, Any]) -> str:
+    """Rules and agent versions as recorded (what resume compares)."""
+    rules = ", ".join(f"{g} rules v{v}" for g, v in engine.get("rules_version", {}).items())
+    agents = ", ".join(f"{a} v{v}" for a, v in engine.get("agent_versions", {}).items())
+    return "; ".join(x for x in (rules, f"agents {agents}" if agents else "") if x) or "n/a"
+
+
 def _provenance(doc: Doc, s: StudyAnalysis) -> None:
     m, st = s.manifest, s.manifest["study"]
     versions = ", ".join(f"{k} {v}" for k, v in m.get("versions", {}).items())
@@ -84,6 +91,7 @@ def _provenance(doc: Doc, s: StudyAnalysis) -> None:
         ["finished", m.get("finished", "n/a")],
         ["git commit", m.get("git_commit", "n/a")],
         ["versions", versions],
+        ["engine", _engine(m.get("engine", {}))],
     ]
     if s.section.provenance is not None:
         rows += s.section.provenance(s)
