@@ -430,8 +430,9 @@ def parse_study(
                     try:
                         rust_core.validate(game, variant, agents)
                     except ValueError as exc:
-                        where = _blame(
-                            game, n, agents, common, (pname if show_preset else None, preset), axes, combo
+                        named = (pname if show_preset else None, preset)
+                        where = _field_of(exc, named, axes) or _blame(
+                            game, n, agents, common, named, axes, combo
                         )
                         raise ck.fail(where, f"{exc} (cell {'-'.join(parts)})") from None
                     cells.append(
@@ -491,6 +492,26 @@ def _fails(game: str, variant: dict[str, Any], agents: list[str]) -> bool:
     except ValueError:
         return True
     return False
+
+
+def _field_of(
+    exc: ValueError, preset: tuple[str | None, dict[str, Any]], axes: list[tuple[str, list[Any]]]
+) -> str | None:
+    """The study field named by a structured engine error (``rust_core.EngineError``: ``kind``,
+    ``option``), or ``None`` when the error does not say (then :func:`_blame` finds it)."""
+    kind, option = str(getattr(exc, "kind", "") or ""), getattr(exc, "option", None)
+    if option:
+        if any(key == option for key, _ in axes):
+            return f"grid.options.{option}"
+        pname, options = preset
+        if pname is not None and option in options:
+            return f"grid.variants.{pname}"
+        return "variant"
+    if "agent" in kind:
+        return "grid.agents"
+    if "player" in kind:
+        return "grid.players"
+    return None
 
 
 def _blame(
