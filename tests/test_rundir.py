@@ -13,8 +13,9 @@ import pytest
 from helpers_runs import write_run, write_study_run
 
 import analysis
+import rust_core
 from analysis.load import DuplicateKeys
-from pipeline import cli, rundir
+from pipeline import cli, manifest, rundir
 from pipeline.study import StudyError, load_study
 
 
@@ -240,3 +241,24 @@ def test_analysis_imports_no_part_of_the_pipeline_but_the_contract():
     res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     mods = json.loads(res.stdout.replace("'", '"'))
     assert mods and all(m == "pipeline" or m.startswith("pipeline.rundir") for m in mods), mods
+
+
+@pytest.mark.skipif(
+    not hasattr(rust_core, "agent_version"), reason="TEMPORARY: until the contract lands on main"
+)
+def test_the_engine_recorded_is_rust_cores_rules_and_agent_versions(write_study):
+    text = """\
+name = "engine"
+game = "alhambra"
+seed = 1
+games_per_cell = 4
+[grid]
+players = [2]
+agents = ["random", ["greedy", "mcts:iters=10"]]
+"""
+    study = load_study(str(write_study(text=text)))
+    engine = manifest.engine_of(study)
+    assert engine.rules_version == {"alhambra": rust_core.rules_version("alhambra")}
+    assert engine.agent_versions == {
+        spec: rust_core.agent_version(spec) for spec in ("greedy", "mcts:iters=10", "random")
+    }
