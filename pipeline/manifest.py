@@ -69,25 +69,9 @@ def engine_of(study: Study) -> EngineSpec:
     """The rules version of the study's game and the version of every agent spec it uses."""
     specs = sorted({a for c in study.cells for a in c.agents})
     return EngineSpec(
-        rules_version={study.game: _rules_version(study)},
-        agent_versions={spec: _agent_version(spec) for spec in specs},
+        rules_version={study.game: rust_core.rules_version(study.game)},
+        agent_versions={spec: rust_core.agent_version(spec) for spec in specs},
     )
-
-
-# TEMPORARY until `rust_core.rules_version` / `rust_core.agent_version` land on main (issue 16,
-# lead): then these two become direct calls.
-def _rules_version(study: Study) -> int:
-    if hasattr(rust_core, "rules_version"):
-        return int(rust_core.rules_version(study.game))
-    n = study.cells[0].n_players
-    batch = rust_core.simulate(study.game, {}, ["random"] * n, 0, 0, 1)
-    return int(batch.column("rules_version")[0].as_py())
-
-
-def _agent_version(spec: str) -> int:
-    if hasattr(rust_core, "agent_version"):
-        return int(rust_core.agent_version(spec))
-    return 1
 
 
 def read(out: Path) -> Manifest | None:

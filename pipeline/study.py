@@ -499,7 +499,9 @@ def _field_of(
 ) -> str | None:
     """The study field named by a structured engine error (``rust_core.EngineError``: ``kind``,
     ``option``), or ``None`` when the error does not say (then :func:`_blame` finds it)."""
-    kind, option = str(getattr(exc, "kind", "") or ""), getattr(exc, "option", None)
+    if not isinstance(exc, rust_core.EngineError):
+        return None
+    kind, option = str(exc.kind or ""), exc.option
     if option:
         if any(key == option for key, _ in axes):
             return f"grid.options.{option}"

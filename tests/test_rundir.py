@@ -243,9 +243,6 @@ def test_analysis_imports_no_part_of_the_pipeline_but_the_contract():
     assert mods and all(m == "pipeline" or m.startswith("pipeline.rundir") for m in mods), mods
 
 
-@pytest.mark.skipif(
-    not hasattr(rust_core, "agent_version"), reason="TEMPORARY: until the contract lands on main"
-)
 def test_the_engine_recorded_is_rust_cores_rules_and_agent_versions(write_study):
     text = """\
 name = "engine"
