@@ -100,6 +100,13 @@ def _options(variant: dict[str, object]) -> str:
     return ", ".join(f"{k} = {json.dumps(v)}" for k, v in variant.items())
 
 
+def _engine(engine: dict[str, Any]) -> str:
+    """Rules and agent versions as recorded (what resume compares)."""
+    rules = ", ".join(f"{g} rules v{v}" for g, v in engine.get("rules_version", {}).items())
+    agents = ", ".join(f"{a} v{v}" for a, v in engine.get("agent_versions", {}).items())
+    return "; ".join(x for x in (rules, f"agents {agents}" if agents else "") if x) or "n/a"
+
+
 def provenance(doc: Doc, s: StudyAnalysis) -> None:
     """What was run, with which versions, and every cell's settings."""
     m, st = s.manifest, s.manifest["study"]
@@ -111,15 +118,13 @@ def provenance(doc: Doc, s: StudyAnalysis) -> None:
         ["seed", st["seed"]],
         ["pair_seats (deal as unit)", st.get("pair_seats", False)],
         ["practical threshold", f"{threshold_words(s.threshold)} ({s.threshold_source})"],
-        [
-            "games played",
-            f"{m.get('games_done', 'n/a'):,}" if isinstance(m.get("games_done"), int) else "n/a",
-        ],
+        ["games analysed", f"{s.analysed[0]:,} of {s.analysed[1]:,} planned"],
         ["wall time (s)", f"{wall:.1f}" if isinstance(wall, (int, float)) else "n/a"],
         ["started", m.get("started", "n/a")],
         ["finished", m.get("finished", "n/a")],
         ["git commit", m.get("git_commit", "n/a")],
         ["versions", versions],
+        ["engine", _engine(m.get("engine", {}))],
     ]
     game = section(s.game)
     if game.provenance is not None:
