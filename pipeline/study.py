@@ -134,7 +134,7 @@ class Study:
         ]
         return StudySpec(
             self.name, self.description, self.game, self.seed, self.games_per_cell, self.pair_seats,
-            self.source, cells, dict(self.files),
+            self.source, cells, dict(self.files), self.practical_threshold,
         )  # fmt: skip
 
     def cell(self, cell_id: str) -> Cell:

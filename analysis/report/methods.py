@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from ..agents import describe, ladder_key
 from ..findings import threshold_words

@@ -51,6 +51,9 @@ class StudySpec:
     cells: list[CellSpec]
     #: SHA-256 of every file given through a path option, by absolute path.
     files: dict[str, str] = field(default_factory=dict)
+    #: The report's practical-significance threshold (a share of games; None = the default).
+    #: Not part of the identity: changing it changes the reading, not the games.
+    practical_threshold: float | None = None
 
     def identity(self) -> dict[str, Any]:
         """What must match for a directory to be continued: everything but game counts and prose."""
