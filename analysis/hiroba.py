@@ -15,7 +15,7 @@ from typing import Any
 import polars as pl
 
 from .content import Block, Interval, Section, Table, TableCell, Text
-from .games import GameSection
+from .games import GameSection, LadderValue
 from .model import StudyAnalysis
 from .stats.intervals import ALPHA, Estimate, clustered_wilson, mean_ci, unit_means, wilson
 from .stats.seats import n_players_of
@@ -138,9 +138,24 @@ def _sections(s: StudyAnalysis) -> list[Section]:
     return [Section(HEADING, tuple(blocks))]
 
 
+def _ladder_values(s: StudyAnalysis, cell_id: str) -> list[LadderValue]:
+    """The start player's pass rate (left with pebbles it could not place; threshold 2 points)."""
+    t = s.table("hiroba")
+    if not t.height:
+        return []
+    hit = t.filter((pl.col("cell") == cell_id) & (pl.col("seat") == 0) & (pl.col("metric") == "passes"))
+    return [
+        LadderValue(
+            "start_pass_rate", "start player's pass rate", r["estimate"], r["lo"], r["hi"], 0.02, True, None
+        )
+        for r in hit.iter_rows(named=True)
+    ]
+
+
 HEADING = "Hiroba: gardens, kois and pebbles by seat"
 
 SECTION = GameSection(
+    ladder_values=_ladder_values,
     tables=_tables,
     scope=_scope,
     provenance=_provenance,
