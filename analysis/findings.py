@@ -60,8 +60,10 @@ def start_player(s: StudyAnalysis, c: CellInfo) -> Finding:
     """The start-player sentence of one cell."""
     r = s.advantage_row(c.id)
     fair = r["fair"]
+    several = len({x.lineup for x in s.balance}) > 1
     sentence = (
-        f"The start player wins {pct(r['win_rate'])} of {c.n_players}-player games (95% CI "
+        (f"With {c.lineup} self-play, the" if several and " vs " not in c.lineup else "The")
+        + f" start player wins {pct(r['win_rate'])} of {c.n_players}-player games (95% CI "
         f"{100 * (r['lo'] + fair):.1f}–{100 * (r['hi'] + fair):.1f}%; fair is {pct(fair)}): "
         + _tail(r, s.threshold)
     )
@@ -181,7 +183,9 @@ def _skill(s: StudyAnalysis, cells: list[CellInfo], titled: bool) -> Finding:
         evidence = f" (weakest against strongest: Holm p {_eq(p_value(comp['p_holm']))})" if comp else ""
         sentence = (
             f"The answer changes with skill{evidence}: {side}. A result from one skill level does not "
-            "carry over to players of another; the strongest line-up is the closest model of skilled play."
+            f"carry over to players of another. The strongest line-up here, {cells[-1].lineup}, is only "
+            "the closest model tested, not the game at expert level: whether stronger play moves the answer "
+            "again needs a skill ladder (grid.ladder), which says per number whether it has converged."
         )
     elif len(settled) == 1 and "unsettled" not in dirs:
         sentence = f"The answer is the same at every skill level tested: {side}."

@@ -119,6 +119,16 @@ def check_compatible(out: Path, study: Study, old: dict[str, Any] | None) -> Non
             f"{out} holds study {theirs['name']!r} from {old['study'].get('source')}, which differs from "
             f"{study.source} in: {', '.join(diffs)}{detail}; use another --out directory (or delete {out})"
         )
+    old_agents = old.get("agent_versions")
+    if old_agents is not None:
+        changed = {
+            k: (v, old_agents[k]) for k, v in agent_versions(study).items() if old_agents.get(k, v) != v
+        }
+        if changed:
+            what = ", ".join(f"{k} (v{was} there, v{now} here)" for k, (now, was) in changed.items())
+            raise ManifestMismatch(
+                f"{out} was played with other agent versions: {what}; use another --out directory"
+            )
     old_engine = old.get("versions", {}).get("rust_core")
     if old_engine is not None and old_engine != rust_core.__version__:
         raise ManifestMismatch(
@@ -127,12 +137,19 @@ def check_compatible(out: Path, study: Study, old: dict[str, Any] | None) -> Non
         )
 
 
+def agent_versions(study: Study) -> dict[str, int]:
+    """``rust_core.agent_version`` of every agent spec the study plays, by spec."""
+    specs = dict.fromkeys(a for c in study.cells for a in c.agents)
+    return {spec: int(rust_core.agent_version(spec)) for spec in specs}
+
+
 def new(study: Study, old: dict[str, Any] | None) -> dict[str, Any]:
     """A manifest for a run starting now (keeping the first start time of a continued directory)."""
     return {
         "format": FORMAT,
         "study": study.to_dict(),
         "versions": versions(),
+        "agent_versions": agent_versions(study),
         "git_commit": git_commit(),
         "started": now(),
         "first_started": (old or {}).get("first_started") or (old or {}).get("started") or now(),

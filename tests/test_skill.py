@@ -238,3 +238,37 @@ def test_a_converged_ladder_says_so_and_the_report_plots_it(tmp_path):
     assert "## Skill ladder: does the answer hold for stronger players?" in md
     assert (index.parent / "figures" / "ladder_start_advantage_p2.png").exists()
     assert "random vs greedy" not in md.split("## Start-player advantage")[1].split("## Skill ladder")[0]
+
+
+def test_the_manifest_records_agent_versions_and_refuses_to_mix_them(write_study, tmp_path):
+    import rust_core
+    from pipeline import manifest
+
+    study = load_study(str(write_study(text=LADDER)))
+    versions = manifest.agent_versions(study)
+    assert versions == {a: rust_core.agent_version(a) for a in ("random", "greedy", "mcts:iters=20")}
+    old = manifest.new(study, None)
+    assert old["agent_versions"] == versions
+    manifest.check_compatible(tmp_path, study, old)  # same versions: continues
+    old["agent_versions"] = {**versions, "mcts:iters=20": versions["mcts:iters=20"] + 1}
+    with pytest.raises(manifest.ManifestMismatch, match=r"other agent versions: mcts:iters=20"):
+        manifest.check_compatible(tmp_path, study, old)
+
+
+def test_a_study_without_a_ladder_attributes_numbers_to_agents_and_points_to_the_skill_study(tmp_path):
+    import analysis
+    from analysis.findings import verdict
+
+    cells = [
+        {"id": "p2-random", "label": "2 players, random", "agents": ["random"] * 2, "games": 200},
+        {"id": "p2-greedy", "label": "2 players, greedy", "agents": ["greedy"] * 2, "games": 200},
+    ]
+    s = analysis.analyse(write_run(tmp_path / "run", name="h", game="hiroba", cells=cells, pair_seats=True))
+    findings = {f.title: f.sentence for f in verdict(s)}
+    assert findings["random"].startswith("With random self-play, the start player wins ")
+    assert findings["greedy"].startswith("With greedy self-play, the start player wins ")
+    assert "hiroba-skill" in findings["Expert level"] and "converged" in findings["Expert level"]
+    skill = findings["Skill"]
+    assert "not the game at expert level" in skill or skill.startswith(
+        ("The answer is the same", "Not settled")
+    )

@@ -68,7 +68,11 @@ def methods(doc: Doc, s: StudyAnalysis) -> None:
         "compare them (Skill dependence); the README's Agents section and the Elo ladder (balancelab "
         "strength) give their strength."
     )
-    doc.table(["agent", "what it does"], [[a, describe(a).split(": ", 1)[1]] for a in agents])
+    known = s.manifest.get("agent_versions") or {}
+    doc.table(
+        ["agent", "version", "what it does"],
+        [[a, str(known.get(a, "not recorded")), describe(a).split(": ", 1)[1]] for a in agents],
+    )
 
 
 GLOSSARY = (
@@ -100,6 +104,14 @@ def _options(variant: dict[str, object]) -> str:
     return ", ".join(f"{k} = {json.dumps(v)}" for k, v in variant.items())
 
 
+def _agent_versions(m: dict[str, object]) -> str:
+    """``greedy v1, mcts:iters=100 v2`` (rust_core.agent_version at run time), or not recorded."""
+    known = m.get("agent_versions")
+    if not isinstance(known, dict) or not known:
+        return "not recorded (run before agent versions were recorded)"
+    return ", ".join(f"{a} v{v}" for a, v in sorted(known.items(), key=lambda kv: ladder_key(kv[0])))
+
+
 def provenance(doc: Doc, s: StudyAnalysis) -> None:
     """What was run, with which versions, and every cell's settings."""
     m, st = s.manifest, s.manifest["study"]
@@ -120,6 +132,7 @@ def provenance(doc: Doc, s: StudyAnalysis) -> None:
         ["finished", m.get("finished", "n/a")],
         ["git commit", m.get("git_commit", "n/a")],
         ["versions", versions],
+        ["agent versions", _agent_versions(m)],
     ]
     game = section(s.game)
     if game.provenance is not None:
