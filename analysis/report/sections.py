@@ -81,9 +81,12 @@ def advantage(doc: Doc, s: StudyAnalysis) -> None:
 
 
 def skill(doc: Doc, s: StudyAnalysis) -> None:
-    """The start-player question per line-up, side by side, when a study has several."""
+    """The start-player question per line-up, side by side, when a study has several (a skill
+    ladder's rungs have their own section)."""
+    rungs = {p.cell for m in s.ladder.metrics for p in m.points} if s.ladder is not None else set()
+    cells = [c for c in s.balance if c.id not in rungs]
     lineups = sorted(
-        {c.lineup for c in s.balance}, key=lambda x: next(c.strength for c in s.balance if c.lineup == x)
+        {c.lineup for c in cells}, key=lambda x: next(c.strength for c in cells if c.lineup == x)
     )
     if len(lineups) < 2:
         return
@@ -93,12 +96,12 @@ def skill(doc: Doc, s: StudyAnalysis) -> None:
         "measures the game as that agent plays it; where the answer changes with skill, trust the stronger "
         "line-ups more as a model of skilled human play."
     )
-    questions = list(dict.fromkeys(c.question for c in s.balance))
+    questions = list(dict.fromkeys(c.question for c in cells))
     rows = []
     for q in questions:
         row: list[object] = [f"{q[0]} players" + (f", {q[1]}" if q[1] else "")]
         for lineup in lineups:
-            c = next((c for c in s.balance if c.question == q and c.lineup == lineup), None)
+            c = next((c for c in cells if c.question == q and c.lineup == lineup), None)
             row.append(_pts(s.advantage_row(c.id), "advantage", "lo", "hi") if c else "")
         rows.append(row)
     doc.table(["question", *[f"{x}: advantage, points [95% CI]" for x in lineups]], rows)
