@@ -123,6 +123,8 @@ class StudyAnalysis:
     warnings: list[str] = field(default_factory=list)
     threshold: float = DEFAULT_THRESHOLD
     threshold_source: str = "default"
+    #: (games analysed, games planned): equal unless the run was read with ``allow_partial``.
+    analysed: tuple[int, int] = (0, 0)
     #: The skill ladder (:class:`analysis.skill.SkillLadder`) of a study with ``grid.ladder``.
     ladder: Any = None
 

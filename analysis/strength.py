@@ -42,7 +42,7 @@ from scipy import stats as sps
 
 from .agents import iterations as _iters
 from .agents import ladder_key
-from .load import cell_rows, read_manifest
+from .load import open_run
 from .stats.intervals import clustered_wilson, unit_col
 
 __all__ = [
@@ -398,13 +398,14 @@ def analyse_strength(*run_dirs: pathlib.Path | str, anchor: str | None = None) -
         raise ValueError("give at least one run directory")
     sources = []
     for run_dir in run_dirs:
-        study = read_manifest(run_dir)["study"]
+        run = open_run(run_dir)
+        study = run.manifest["study"]
         rows: dict[str, pl.DataFrame] = {}
         for cell in study["cells"]:
             if len(cell["agents"]) == 2 and cell["agents"][0] != cell["agents"][1]:
                 try:
-                    rows[str(cell["id"])] = cell_rows(
-                        run_dir, str(cell["id"]), ["game_index", "deal_index", "player", "agent", "win"]
+                    rows[str(cell["id"])] = run.cell_rows(
+                        str(cell["id"]), ["game_index", "deal_index", "player", "agent", "win"]
                     )
                 except FileNotFoundError:
                     continue

@@ -13,7 +13,7 @@ from typing import Any
 import polars as pl
 
 from .games import GameSection, section
-from .load import cell_rows, read_manifest
+from .load import Run, open_run
 from .model import StudyAnalysis, cell_infos, ladder_steps
 from .skill import skill_ladder
 from .stats.compare import compare_cells
@@ -95,13 +95,17 @@ def _outcome_row(r: pl.DataFrame, meta: dict[str, Any], paired: bool) -> dict[st
     }
 
 
-def analyse(run_dir: pathlib.Path | str, *, threshold: float | None = None) -> StudyAnalysis:
-    """Reads a run and computes every table of the report.
+def analyse(
+    run_dir: pathlib.Path | str, *, threshold: float | None = None, allow_partial: bool = False
+) -> StudyAnalysis:
+    """Reads a run (verified: see :func:`analysis.load.open_run`; an incomplete run is refused
+    unless ``allow_partial``) and computes every table of the report.
 
     Without ``pair_seats`` the unit is the game; with it, the deal (paired design).
     ``threshold`` overrides the study's practical threshold (:func:`practical_threshold`).
     """
-    manifest = read_manifest(run_dir)
+    run = open_run(run_dir, allow_partial=allow_partial)
+    manifest = run.manifest
     study = manifest["study"]
     paired = bool(study.get("pair_seats", False))
     game = section(study.get("game"))
@@ -111,12 +115,12 @@ def analyse(run_dir: pathlib.Path | str, *, threshold: float | None = None) -> S
     rows: dict[str, pl.DataFrame] = {}
     seats, adv, scores, outcomes = [], [], [], []
     extra: dict[str, list[pl.DataFrame]] = {}
-    warnings: list[str] = []
+    warnings: list[str] = _partial_warnings(run)
     for cell in cells:
         cid = str(cell["id"])
         label = str(cell.get("label", cid))
         try:
-            r = cell_rows(run_dir, cid)
+            r = run.cell_rows(cid)
         except FileNotFoundError:
             r = pl.DataFrame()
         if r.height == 0:
@@ -158,6 +162,23 @@ def analyse(run_dir: pathlib.Path | str, *, threshold: float | None = None) -> S
         warnings=warnings,
         threshold=limit,
         threshold_source=source,
+        analysed=run.share,
     )
     s.ladder = skill_ladder(s)
     return s
+
+
+def _partial_warnings(run: Run) -> list[str]:
+    """For a run read with ``allow_partial``: the share analysed and what was left out."""
+    done, planned = run.share
+    out = []
+    if run.notes:
+        share = done / planned if planned else 0.0
+        out.append(
+            f"Partial run: {done:,} of {planned:,} planned games analysed ({share:.1%}); left out: "
+            + "; ".join(run.notes)
+            + "."
+        )
+    if run.ignored:
+        out.append(f"Ignored (not batch files of this run): {', '.join(run.ignored)}.")
+    return out

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import hashlib
 import itertools
+import json
 import os
 import re
 import sys
@@ -37,6 +38,9 @@ from pathlib import Path
 from typing import Any
 
 import rust_core
+
+from .rundir import CellSpec, StudySpec
+from .rundir.layout import MAX_GAMES
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -127,6 +131,16 @@ class Study:
             "ladder": list(self.ladder),
         }
 
+    def to_spec(self) -> StudySpec:
+        """The study as the manifest records it."""
+        cells = [
+            CellSpec(c.id, c.label, c.n_players, dict(c.variant), list(c.agents), c.games) for c in self.cells
+        ]
+        return StudySpec(
+            self.name, self.description, self.game, self.seed, self.games_per_cell, self.pair_seats,
+            self.source, cells, dict(self.files), self.practical_threshold, list(self.ladder),
+        )  # fmt: skip
+
     def cell(self, cell_id: str) -> Cell:
         for c in self.cells:
             if c.id == cell_id:
@@ -136,9 +150,9 @@ class Study:
     def with_games(self, games_per_cell: int) -> Study:
         """The same study with ``games_per_cell`` games in every cell (rounded up for seat pairs),
         line-ups with their own ``games`` included."""
-        if games_per_cell < 1:
+        if not 1 <= games_per_cell <= MAX_GAMES:
             raise StudyError(
-                self.source, "games_per_cell", f"must be a positive integer, got {games_per_cell}"
+                self.source, "games_per_cell", f"must be an integer 1..{MAX_GAMES}, got {games_per_cell}"
             )
         cells = [
             replace(c, games=games_for(games_per_cell, c.n_players, self.pair_seats)) for c in self.cells
@@ -288,9 +302,9 @@ def parse_study(
     if game not in allowed_games:
         raise ck.fail("game", f"unknown game {game!r}; allowed: {', '.join(allowed_games)}")
     seed = ck.integer(data, "seed", 0, MAX_SEED)
-    games = ck.integer(data, "games_per_cell", 1, 10**12)
-    if games_per_cell is not None and games_per_cell < 1:
-        raise ck.fail("games_per_cell", f"must be a positive integer, got {games_per_cell}")
+    games = ck.integer(data, "games_per_cell", 1, MAX_GAMES)
+    if games_per_cell is not None and not 1 <= games_per_cell <= MAX_GAMES:
+        raise StudyError(source, "--games", f"must be an integer 1..{MAX_GAMES}, got {games_per_cell}")
     default_games = games if games_per_cell is None else games_per_cell
     pair_seats = data.get("pair_seats", False)
     if not isinstance(pair_seats, bool):
@@ -354,8 +368,12 @@ def parse_study(
                 raise ck.fail(f"{where}.agents", "missing (an agent spec or an array of specs)")
             if "games" in entry:
                 own_games = entry["games"]
-                if isinstance(own_games, bool) or not isinstance(own_games, int) or own_games < 1:
-                    raise ck.fail(f"{where}.games", f"must be a positive integer, got {own_games!r}")
+                if (
+                    isinstance(own_games, bool)
+                    or not isinstance(own_games, int)
+                    or not 1 <= own_games <= MAX_GAMES
+                ):
+                    raise ck.fail(f"{where}.games", f"must be an integer 1..{MAX_GAMES}, got {own_games!r}")
             where, entry = f"{where}.agents", entry["agents"]
         if isinstance(entry, str):
             lineups.append(entry)
@@ -433,8 +451,9 @@ def parse_study(
                     try:
                         rust_core.validate(game, variant, agents)
                     except ValueError as exc:
-                        where = _blame(
-                            game, n, agents, common, (pname if show_preset else None, preset), axes, combo
+                        named = (pname if show_preset else None, preset)
+                        where = _field_of(exc, named, axes) or _blame(
+                            game, n, agents, common, named, axes, combo
                         )
                         raise ck.fail(where, f"{exc} (cell {'-'.join(parts)})") from None
                     cells.append(
@@ -456,6 +475,7 @@ def parse_study(
         raise ck.fail(
             "grid", f"cells with the same id: {', '.join(dupes)}; make variant names or values distinct"
         )
+    _refuse_identical(ck, game, cells)
     files: dict[str, str] = {}
     for c in cells:
         for key in sorted(paths & c.variant.keys()):
@@ -560,12 +580,56 @@ def _step_cells(
     return out
 
 
+def _settings(game: str, cell: Cell) -> str:
+    """A cell's settings with every option at its value (defaults filled in), as canonical JSON."""
+    options = {o["name"]: o["default"] for o in rust_core.variant_schema(game)}
+    options.update(cell.variant)
+    return json.dumps([cell.n_players, options, cell.agents], sort_keys=True)
+
+
+def _refuse_identical(ck: _Checker, game: str, cells: list[Cell]) -> None:
+    """Two cells with the same settings would play the same games and be compared as independent."""
+    seen: dict[str, str] = {}
+    for cell in cells:
+        key = _settings(game, cell)
+        if key in seen:
+            raise ck.fail(
+                "grid",
+                f"cells {seen[key]} and {cell.id} have identical settings ({cell.n_players} players, "
+                f"agents {', '.join(cell.agents)}, the same variant options once defaults are filled in): "
+                "they would play the same games; remove one or make them differ",
+            )
+        seen[key] = cell.id
+
+
 def _fails(game: str, variant: dict[str, Any], agents: list[str]) -> bool:
     try:
         rust_core.validate(game, variant, agents)
     except ValueError:
         return True
     return False
+
+
+def _field_of(
+    exc: ValueError, preset: tuple[str | None, dict[str, Any]], axes: list[tuple[str, list[Any]]]
+) -> str | None:
+    """The study field named by a structured engine error (``rust_core.EngineError``: ``kind``,
+    ``option``), or ``None`` when the error does not say (then :func:`_blame` finds it)."""
+    if not isinstance(exc, rust_core.EngineError):
+        return None
+    kind, option = str(exc.kind or ""), exc.option
+    if option:
+        if any(key == option for key, _ in axes):
+            return f"grid.options.{option}"
+        pname, options = preset
+        if pname is not None and option in options:
+            return f"grid.variants.{pname}"
+        return "variant"
+    if "agent" in kind:
+        return "grid.agents"
+    if "player" in kind:
+        return "grid.players"
+    return None
 
 
 def _blame(

@@ -240,21 +240,6 @@ def test_a_converged_ladder_says_so_and_the_report_plots_it(tmp_path):
     assert "random vs greedy" not in md.split("## Start-player advantage")[1].split("## Skill ladder")[0]
 
 
-def test_the_manifest_records_agent_versions_and_refuses_to_mix_them(write_study, tmp_path):
-    import rust_core
-    from pipeline import manifest
-
-    study = load_study(str(write_study(text=LADDER)))
-    versions = manifest.agent_versions(study)
-    assert versions == {a: rust_core.agent_version(a) for a in ("random", "greedy", "mcts:iters=20")}
-    old = manifest.new(study, None)
-    assert old["agent_versions"] == versions
-    manifest.check_compatible(tmp_path, study, old)  # same versions: continues
-    old["agent_versions"] = {**versions, "mcts:iters=20": versions["mcts:iters=20"] + 1}
-    with pytest.raises(manifest.ManifestMismatch, match=r"other agent versions: mcts:iters=20"):
-        manifest.check_compatible(tmp_path, study, old)
-
-
 def test_a_study_without_a_ladder_attributes_numbers_to_agents_and_points_to_the_skill_study(tmp_path):
     import analysis
     from analysis.findings import verdict

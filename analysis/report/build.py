@@ -52,11 +52,13 @@ def write_report(
     reports_root: pathlib.Path | str = pathlib.Path("reports"),
     *,
     threshold: float | None = None,
+    allow_partial: bool = False,
 ) -> pathlib.Path:
     """Analyses ``run_dir`` and writes ``reports_root/<study>/index.html`` (self-contained:
     figures embedded as base64 PNG), ``report.md`` and ``figures/*.png|svg``; returns the
-    ``index.html`` path. ``threshold`` overrides the study's practical threshold."""
-    s = analyse(run_dir, threshold=threshold)
+    ``index.html`` path. ``threshold`` overrides the study's practical threshold; an
+    incomplete run is refused unless ``allow_partial`` (:class:`pipeline.rundir.IncompleteRun`)."""
+    s = analyse(run_dir, threshold=threshold, allow_partial=allow_partial)
     out = pathlib.Path(reports_root) / s.name
     out.mkdir(parents=True, exist_ok=True)
     doc = build(s, out)

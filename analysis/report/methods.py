@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from ..agents import describe, ladder_key
 from ..findings import threshold_words
@@ -68,7 +69,7 @@ def methods(doc: Doc, s: StudyAnalysis) -> None:
         "compare them (Skill dependence); the README's Agents section and the Elo ladder (balancelab "
         "strength) give their strength."
     )
-    known = s.manifest.get("agent_versions") or {}
+    known = (s.manifest.get("engine") or {}).get("agent_versions") or {}
     doc.table(
         ["agent", "version", "what it does"],
         [[a, str(known.get(a, "not recorded")), describe(a).split(": ", 1)[1]] for a in agents],
@@ -104,12 +105,11 @@ def _options(variant: dict[str, object]) -> str:
     return ", ".join(f"{k} = {json.dumps(v)}" for k, v in variant.items())
 
 
-def _agent_versions(m: dict[str, object]) -> str:
-    """``greedy v1, mcts:iters=100 v2`` (rust_core.agent_version at run time), or not recorded."""
-    known = m.get("agent_versions")
-    if not isinstance(known, dict) or not known:
-        return "not recorded (run before agent versions were recorded)"
-    return ", ".join(f"{a} v{v}" for a, v in sorted(known.items(), key=lambda kv: ladder_key(kv[0])))
+def _engine(engine: dict[str, Any]) -> str:
+    """Rules and agent versions as recorded (what resume compares)."""
+    rules = ", ".join(f"{g} rules v{v}" for g, v in engine.get("rules_version", {}).items())
+    agents = ", ".join(f"{a} v{v}" for a, v in engine.get("agent_versions", {}).items())
+    return "; ".join(x for x in (rules, f"agents {agents}" if agents else "") if x) or "n/a"
 
 
 def provenance(doc: Doc, s: StudyAnalysis) -> None:
@@ -123,16 +123,13 @@ def provenance(doc: Doc, s: StudyAnalysis) -> None:
         ["seed", st["seed"]],
         ["pair_seats (deal as unit)", st.get("pair_seats", False)],
         ["practical threshold", f"{threshold_words(s.threshold)} ({s.threshold_source})"],
-        [
-            "games played",
-            f"{m.get('games_done', 'n/a'):,}" if isinstance(m.get("games_done"), int) else "n/a",
-        ],
+        ["games analysed", f"{s.analysed[0]:,} of {s.analysed[1]:,} planned"],
         ["wall time (s)", f"{wall:.1f}" if isinstance(wall, (int, float)) else "n/a"],
         ["started", m.get("started", "n/a")],
         ["finished", m.get("finished", "n/a")],
         ["git commit", m.get("git_commit", "n/a")],
         ["versions", versions],
-        ["agent versions", _agent_versions(m)],
+        ["engine", _engine(m.get("engine", {}))],
     ]
     game = section(s.game)
     if game.provenance is not None:

@@ -165,6 +165,7 @@ impl Game for Coin {
     const RULES_VERSION: u32 = 1;
     const MIN_PLAYERS: usize = 2;
     const MAX_PLAYERS: usize = MAX_PLAYERS;
+    const DIRECT_IS_LEGAL: bool = true;
 
     fn variant_schema() -> Vec<OptionSpec> {
         schema()

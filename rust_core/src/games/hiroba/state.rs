@@ -486,6 +486,7 @@ impl Game for Hiroba {
     const RULES_VERSION: u32 = 2;
     const MIN_PLAYERS: usize = 2;
     const MAX_PLAYERS: usize = MAX_PLAYERS;
+    const DIRECT_IS_LEGAL: bool = true;
 
     fn variant_schema() -> Vec<OptionSpec> {
         super::variant::schema()
