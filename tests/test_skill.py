@@ -67,7 +67,7 @@ def test_a_ladder_expands_into_self_play_per_rung_and_steps_between_neighbours(w
     assert [cells[i].games for i in cells] == [10, 10, 4, 12, 12, 6, 10, 4]
     more = load_study(str(write_study(text=LADDER, filename="more.toml")), 100)
     assert [c.games for c in more.cells] == [100, 100, 4, 102, 102, 6, 100, 4]
-    assert more.to_dict()["ladder"] == study.ladder
+    assert more.to_dict()["ladder"] == study.ladder == study.to_spec().ladder
 
 
 def test_a_ladder_with_named_variants_gets_steps_per_variant(write_study):
