@@ -84,7 +84,11 @@ def movement(m: LadderMetric, lower: LadderPoint, upper: LadderPoint) -> str:
     a, b = lower.estimate, upper.estimate
     if m.reference is not None:
         ra, rb = a - m.reference, b - m.reference
-        verb = "changes sign" if ra * rb < 0 else ("shrinks" if abs(rb) < abs(ra) else "grows")
+        if ra * rb < 0:
+            flips = min(abs(ra), abs(rb)) > m.threshold
+            verb = "changes sign" if flips else ("rises" if b > a else "falls")
+        else:
+            verb = "shrinks" if abs(rb) < abs(ra) else "grows"
     else:
         verb = "rises" if b > a else "falls"
     return (
@@ -133,8 +137,9 @@ def _headline(s: StudyAnalysis, m: LadderMetric) -> Finding:
     sentence = (
         f"Headline from the strongest rung, {top.agent} self-play ({elo_words(top, s.rungs[0])}): the start "
         f"player wins {pct(r['win_rate'])} of {m.n_players}-player games (95% CI "
-        f"{100 * (top.lo + fair):.1f}–{100 * (top.hi + fair):.1f}%; fair is {pct(fair)}), an advantage of "
-        f"{pts(top.estimate)} points. {convergence_sentence(m, s.paired)} Per rung, in points: {per_rung} "
+        f"{100 * (top.lo + fair):.1f}–{100 * (top.hi + fair):.1f}%; fair is {pct(fair)}), a start-player "
+        f"advantage of {pts(top.estimate)} points. {convergence_sentence(m, s.paired)} "
+        f"Per rung, in points: {per_rung} "
         "(lower rungs describe those agents, not the game)."
     )
     return Finding(

@@ -146,7 +146,9 @@ def test_top_two_rungs_apart_are_still_moving_and_the_sentence_says_which_way():
     grows = _metric([_pt("a", 0.02, 0.01), _pt("b", 0.10, 0.01)])
     assert "the start player's advantage grows" in convergence_sentence(grows)
     flips = _metric([_pt("a", -0.08, 0.01), _pt("b", 0.06, 0.01)])
-    assert "changes sign" in convergence_sentence(flips)
+    assert "the start-player advantage changes sign" in convergence_sentence(flips)
+    falls = _metric([_pt("a", 0.005, 0.01), _pt("b", -0.25, 0.01)])  # from fair within ±1 to -25
+    assert "the start-player advantage falls as the agents get stronger" in convergence_sentence(falls)
 
 
 def test_wide_intervals_are_not_settled_and_say_how_many_units_would_settle_it():
