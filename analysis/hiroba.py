@@ -15,7 +15,7 @@ from typing import Any
 import polars as pl
 
 from .content import Block, Finding, Interval, Section, Table, TableCell, Text
-from .games import GameSection, LadderValue
+from .games import GameSection
 from .model import StudyAnalysis
 from .stats.intervals import ALPHA, Estimate, clustered_wilson, mean_ci, unit_means, wilson
 from .stats.seats import n_players_of
@@ -138,20 +138,6 @@ def _sections(s: StudyAnalysis) -> list[Section]:
     return [Section(HEADING, tuple(blocks))]
 
 
-def _ladder_values(s: StudyAnalysis, cell_id: str) -> list[LadderValue]:
-    """The start player's pass rate (left with pebbles it could not place; threshold 2 points)."""
-    t = s.table("hiroba")
-    if not t.height:
-        return []
-    hit = t.filter((pl.col("cell") == cell_id) & (pl.col("seat") == 0) & (pl.col("metric") == "passes"))
-    return [
-        LadderValue(
-            "start_pass_rate", "start player's pass rate", r["estimate"], r["lo"], r["hi"], 0.02, True, None
-        )
-        for r in hit.iter_rows(named=True)
-    ]
-
-
 def _findings(s: StudyAnalysis) -> list[Finding]:
     """Without a skill ladder but with several line-ups: where the expert-level answer is followed."""
     if s.rungs or len({c.lineup for c in s.balance}) < 2:
@@ -171,7 +157,6 @@ def _findings(s: StudyAnalysis) -> list[Finding]:
 HEADING = "Hiroba: gardens, kois and pebbles by seat"
 
 SECTION = GameSection(
-    ladder_values=_ladder_values,
     findings=_findings,
     tables=_tables,
     scope=_scope,

@@ -107,7 +107,7 @@ def _verdict_table(doc: Doc, metrics: list[LadderMetric]) -> None:
                 m.question,
                 m.label,
                 f"{m.points[-1].agent} − {m.points[-2].agent}",
-                _interval(m, c.diff, c.lo, c.hi),
+                Interval(c.diff, c.lo, c.hi, 1, "points") if m.percent else Interval(c.diff, c.lo, c.hi, 2),
                 f"±{m.threshold * (100 if m.percent else 1):g}",
                 status_words(c),
             ]
