@@ -7,6 +7,8 @@ there (:func:`analysis.skill.convergence`), is still moving (and which way), or 
 
 from __future__ import annotations
 
+import polars as pl
+
 from .content import Finding
 from .model import StudyAnalysis
 from .skill import Convergence, LadderMetric, LadderPoint
@@ -154,18 +156,42 @@ def _other(s: StudyAnalysis, m: LadderMetric, titled: bool) -> Finding:
     return Finding(title, sentence, tuple(p.cell for p in m.points))
 
 
+def _top_step(pairs: pl.DataFrame, second: str, top: str) -> str:
+    """How often the top rung beat the one below in their head-to-head games, and whether that
+    shows it stronger (the win share's 95% interval excludes one half)."""
+    hit = pairs.filter(
+        ((pl.col("agent_a") == top) & (pl.col("agent_b") == second))
+        | ((pl.col("agent_a") == second) & (pl.col("agent_b") == top))
+    )
+    if not hit.height:
+        return f"{top} and {second} did not play each other."
+    r = hit.row(0, named=True)
+    share, lo, hi = r["share_a"], r["lo"], r["hi"]
+    if r["agent_a"] != top:
+        share, lo, hi = 1 - share, 1 - hi, 1 - lo
+    text = (
+        f"The top step: {top} won {pct(share)} (95% CI {100 * lo:.1f}–{100 * hi:.1f}%) of its games "
+        f"against {second}: "
+    )
+    if lo > 0.5:
+        return text + "measurably stronger."
+    return text + (
+        "not measurably stronger at this sample size, so agreement between the top two rungs would not "
+        "show convergence."
+    )
+
+
 def _strength(s: StudyAnalysis) -> list[Finding]:
     ladder = s.ladder
     first = next((m for m in ladder.metrics if m.key == "start_advantage"), None)
     if first is None or not ladder.strength:
         return [Finding("Skill ladder", "The rungs could not be rated (no head-to-head games).")]
     rated = "; ".join(f"{p.agent} {elo_words(p, s.rungs[0])}" for p in first.points)
-    return [
-        Finding(
-            "Skill ladder",
-            f"Rungs rated by paired head-to-head games between neighbours (Bradley–Terry): {rated}.",
-        )
-    ]
+    sentence = f"Rungs rated by paired head-to-head games between neighbours (Bradley–Terry): {rated}."
+    st = ladder.strength.get(first.variant)
+    if st is not None and len(first.points) > 1:
+        sentence += " " + _top_step(st.pairs, first.points[-2].agent, first.points[-1].agent)
+    return [Finding("Skill ladder", sentence)]
 
 
 def ladder_findings(s: StudyAnalysis) -> list[Finding]:

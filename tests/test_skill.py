@@ -223,6 +223,9 @@ def test_a_moving_ladder_headlines_the_top_rung_and_never_a_lower_rungs_number(t
     # the lower rung's number appears only as that rung's, never as the game's start-player sentence
     assert not any(f.title == "random" or f.sentence.startswith("The start player wins") for f in findings)
     assert all(f.title != "Skill" for f in findings)
+    # coin ignores the agents: the top step gains nothing, and the ladder finding says so
+    ladder = next(f.sentence for f in findings if f.title == "Skill ladder")
+    assert "The top step: greedy won 50.0% (95% CI " in ladder and "not measurably stronger" in ladder
 
 
 def test_a_converged_ladder_says_so_and_the_report_plots_it(tmp_path):
