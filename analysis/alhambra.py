@@ -178,7 +178,10 @@ def _outscored(s: StudyAnalysis) -> list[dict[str, Any]]:
 
 
 def _findings(s: StudyAnalysis) -> list[Finding]:
-    rows = _outscored(s)
+    if s.ladder is not None:  # a skill ladder reports Dirk per rung, with its convergence verdict
+        return []
+    balance = {c.id for c in s.balance}
+    rows = [r for r in _outscored(s) if r["cell"] in balance]
     if not rows:
         return []
     first, rest = rows[0], rows[1:]

@@ -76,7 +76,8 @@ def _parts(s: StudyAnalysis) -> list[Finding]:
         return []
     bits = []
     for p in parts:
-        values = [v for v in s.advantage[p.estimate].to_list() if v is not None and v == v]
+        balance = s.advantage.filter(pl.col("cell").is_in([c.id for c in s.balance]))
+        values = [v for v in balance[p.estimate].to_list() if v is not None and v == v]
         if values:
             lo, hi = min(values), max(values)
             both = pts(lo) if pts(lo) == pts(hi) else f"{pts(lo)} to {pts(hi)}"
