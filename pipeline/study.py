@@ -348,7 +348,7 @@ def parse_study(
     if len(set(players)) != len(players):
         raise ck.fail("grid.players", f"repeated player count in {players}")
 
-    ladder = _parse_ladder(ck, grid.get("ladder"))
+    ladder = _parse_ladder(ck, grid.get("ladder"), game)
     lineups_raw = grid.get("agents", [] if ladder else None)
     if not isinstance(lineups_raw, list) or (not lineups_raw and not ladder):
         raise ck.fail(
@@ -505,7 +505,7 @@ def parse_study(
     )
 
 
-def _parse_ladder(ck: _Checker, raw: Any) -> list[tuple[str, int | None]]:
+def _parse_ladder(ck: _Checker, raw: Any, game: str) -> list[tuple[str, int | None]]:
     """``grid.ladder``: rungs weakest first, each an agent spec or ``{ agent = spec, games = N }``.
 
     A rung's ``games`` sizes its self-play cells and the head-to-head step from the rung below
@@ -533,6 +533,10 @@ def _parse_ladder(ck: _Checker, raw: Any) -> list[tuple[str, int | None]]:
             raise ck.fail(where, f"must be an agent spec string, got {_type_name(entry)} {entry!r}")
         if entry in [r for r, _ in rungs]:
             raise ck.fail(where, f"rung {entry!r} is already on the ladder; every rung must differ")
+        try:  # the head-to-head steps are 2-player games of the engine's default variant
+            rust_core.validate(game, {}, [entry, entry])
+        except ValueError as exc:
+            raise ck.fail(where, str(exc)) from None
         rungs.append((entry, games))
     return rungs
 

@@ -96,7 +96,8 @@ def test_a_ladder_with_named_variants_gets_steps_per_variant(write_study):
         ('["random", { agent = "greedy", games = 0 }]', "grid.ladder[1].games", "positive integer"),
         ('["random", { agent = "greedy", colour = 1 }]', "grid.ladder[1].colour", "allowed: agent, games"),
         ('["random", { games = 5 }]', "grid.ladder[1].agent", "missing"),
-        ('["random", "grandmaster"]', "grid.agents", "allowed: random"),
+        ('["random", "grandmaster"]', "grid.ladder[1]", "allowed: random"),
+        ('["random", { agent = "mcts:iters=x" }]', "grid.ladder[1].agent", "iters"),
     ],
 )
 def test_bad_ladders_name_the_field_and_the_allowed_values(write_study, ladder, field, needle):
