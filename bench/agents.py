@@ -78,8 +78,10 @@ def main() -> None:
     # The figure: random rollouts played to the end of the game (depth=0).
     spec = f"mcts:iters={args.iters},rollout=random,depth=0"
     iters_per_s, decisions, seconds = mcts_rate(spec)
-    print(f"mcts (random rollouts)     {iters_per_s:10,.0f} iterations/s (target >= 20,000; "
-          f"{decisions} decisions, {seconds:.1f} s)")
+    print(
+        f"mcts (random rollouts)     {iters_per_s:10,.0f} iterations/s (target >= 20,000; "
+        f"{decisions} decisions, {seconds:.1f} s)"
+    )
     # For information: the default settings (greedy rollouts cut after 10 moves).
     default_spec = f"mcts:iters={args.iters}"
     default_rate, decisions, seconds = mcts_rate(default_spec)
@@ -88,17 +90,24 @@ def main() -> None:
         f"({decisions} decisions, {seconds:.1f} s)"
     )
     hiroba_rate, decisions, seconds = mcts_rate(default_spec, "hiroba")
-    print(f"mcts hiroba (default)      {hiroba_rate:10,.0f} iterations/s ({decisions} decisions, {seconds:.1f} s)")
+    print(f"mcts hiroba (default)      {hiroba_rate:10,.0f} iterations/s ", end="")
+    print(f"({decisions} decisions, {seconds:.1f} s)")
     wide, narrow = large_move_lists(args.iters)
     print(
         f"mcts at 2,000 legal moves  {wide:10,.0f} iterations/s; at 20: {narrow:,.0f}; "
         f"ratio {wide / narrow:.2f} (target >= 0.5)"
     )
-    figures = {"greedy_games_per_s": round(greedy_rate), "mcts_iters_per_s": round(iters_per_s),
-               "mcts_spec": spec, "mcts_default_iters_per_s": round(default_rate),
-               "mcts_default_spec": default_spec, "mcts_hiroba_default_iters_per_s": round(hiroba_rate),
-               "mcts_2000_moves_iters_per_s": round(wide), "mcts_20_moves_iters_per_s": round(narrow),
-               "large_move_ratio": round(wide / narrow, 3)}
+    figures = {
+        "greedy_games_per_s": round(greedy_rate),
+        "mcts_iters_per_s": round(iters_per_s),
+        "mcts_spec": spec,
+        "mcts_default_iters_per_s": round(default_rate),
+        "mcts_default_spec": default_spec,
+        "mcts_hiroba_default_iters_per_s": round(hiroba_rate),
+        "mcts_2000_moves_iters_per_s": round(wide),
+        "mcts_20_moves_iters_per_s": round(narrow),
+        "large_move_ratio": round(wide / narrow, 3),
+    }
     print(f"wrote {write('agents', figures)}")
 
 

@@ -33,7 +33,7 @@ def play(game: str, variant: dict, agents: list[str], seed: int, start: int, cou
     t0 = time.perf_counter()
     batch = rust_core.simulate(game, variant, agents, seed, start, count, pair_seats=True).to_pydict()
     seconds = time.perf_counter() - t0
-    wins = [w for w, p in zip(batch["win"], batch["player"]) if p == 0]
+    wins = [w for w, p in zip(batch["win"], batch["player"], strict=True) if p == 0]
     decisions = 0
     for g in range(start, start + min(count, 4)):  # decisions counted on a sample of games
         log = rust_core.replay(game, variant, agents, seed, g, pair_seats=True)
@@ -71,7 +71,10 @@ def main() -> None:
     wins: list[float] = []
     seconds = decisions = 0.0
     with ProcessPoolExecutor(args.workers) as pool:
-        jobs = [pool.submit(play, args.game, variant, agents, args.seed, s, min(chunk, args.games - s)) for s in starts]
+        jobs = [
+            pool.submit(play, args.game, variant, agents, args.seed, s, min(chunk, args.games - s))
+            for s in starts
+        ]
         for job in jobs:
             w, s, d = job.result()
             wins += w
@@ -85,9 +88,16 @@ def main() -> None:
         f"{time.perf_counter() - t0:.0f} s wall"
     )
     name = f"strength-{args.game}-{args.spec.replace(':', '_').replace('=', '').replace(',', '_')}"
-    figures = {"game": args.game, "spec": args.spec, "against": args.against, "games": len(wins),
-               "win_share": round(share, 4), "ci95": [round(lo, 4), round(hi, 4)],
-               "seconds_per_decision": round(per_move, 5), "variant": variant}
+    figures = {
+        "game": args.game,
+        "spec": args.spec,
+        "against": args.against,
+        "games": len(wins),
+        "win_share": round(share, 4),
+        "ci95": [round(lo, 4), round(hi, 4)],
+        "seconds_per_decision": round(per_move, 5),
+        "variant": variant,
+    }
     print(f"wrote {write(name, figures)}")
 
 
