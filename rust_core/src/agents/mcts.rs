@@ -25,6 +25,8 @@
 //!   2012): `mean + c * sqrt(ln(avail) / visits) + bias * prior / (visits + 1)`. When some
 //!   candidates are illegal in a sample and too few remain, the sample's other legal
 //!   actions are added to the table (with their priors).
+//! * A history reached in another sample with other players to act (a hidden chance event
+//!   decided it) gets a node of its own for that set of acting players.
 //! * **Decoupled UCT** at simultaneous decisions (Lanctot, Lisý & Winands, "Monte Carlo
 //!   Tree Search in Simultaneous Move Games", 2013): each acting player selects from its own
 //!   table, independently of the others' selections; the joint choice is applied and each
@@ -130,6 +132,8 @@ struct Table {
 
 #[derive(Debug, Clone, Copy)]
 struct Node {
+    /// The acting players its tables were built for.
+    acting: u32,
     /// Visits through this node (selections made here).
     visits: u32,
     /// `tables[first_table .. first_table + n_tables]`; 0 tables = not built yet.
@@ -151,6 +155,8 @@ pub struct MctsAgent<G: Game> {
     edges: Vec<Edge<G::Action>>,
     /// Children of simultaneous nodes by (node, chosen edge per table).
     joint: HashMap<(u32, [u32; MAX_SEATS]), u32>,
+    /// A node's twin for another set of acting players, by (node, acting set).
+    variants: HashMap<(u32, u32), u32>,
     path: Vec<Step>,
     legal: Vec<G::Action>,
     legal_set: HashSet<G::Action>,
@@ -170,6 +176,7 @@ impl<G: Evaluate> MctsAgent<G> {
             tables: Vec::new(),
             edges: Vec::new(),
             joint: HashMap::new(),
+            variants: HashMap::new(),
             path: Vec::with_capacity(64),
             legal: Vec::with_capacity(256),
             legal_set: HashSet::with_capacity(256),
@@ -182,7 +189,7 @@ impl<G: Evaluate> MctsAgent<G> {
     }
 
     fn new_node(&mut self) -> u32 {
-        self.nodes.push(Node { visits: 0, first_table: 0, n_tables: 0 });
+        self.nodes.push(Node { acting: 0, visits: 0, first_table: 0, n_tables: 0 });
         (self.nodes.len() - 1) as u32
     }
 
@@ -325,10 +332,20 @@ impl<G: Evaluate> MctsAgent<G> {
         let mut node = 0u32;
         self.path.clear();
         while !state.is_terminal() {
+            let acting = state.decision().acting;
             if self.nodes[node as usize].n_tables == 0 {
+                self.nodes[node as usize].acting = acting;
                 self.build(node, &state, rng);
+            } else if self.nodes[node as usize].acting != acting {
+                // The same history, other players to act (hidden chance decided it): a
+                // node of its own for each acting set.
+                node = *self.variants.entry((node, acting)).or_insert(self.nodes.len() as u32);
+                if node as usize == self.nodes.len() {
+                    self.new_node();
+                }
+                continue;
             }
-            let Node { visits, first_table, n_tables } = self.nodes[node as usize];
+            let Node { visits, first_table, n_tables, .. } = self.nodes[node as usize];
             let mut chosen = [NONE; MAX_SEATS];
             // Each acting player selects independently (decoupled), then all apply.
             for (j, slot) in chosen.iter_mut().enumerate().take(n_tables as usize) {
@@ -454,6 +471,7 @@ impl<G: Evaluate> Agent<G> for MctsAgent<G> {
         self.tables.clear();
         self.edges.clear();
         self.joint.clear();
+        self.variants.clear();
         self.new_node();
         let mut simultaneous = false;
         for i in 0..self.cfg.iters {
