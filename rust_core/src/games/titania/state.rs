@@ -194,6 +194,8 @@ pub struct Titania {
     pub epoch: u8,
     pub turns: u32,
     pub epoch_turns: [u32; 2],
+    /// Epochs that ended because no ship could be placed any more (not by an empty supply).
+    pub stalls: u8,
     /// The stream of future chance events (reshuffles, the second epoch's fog tiles).
     pub rng: Rng,
     log: Option<Vec<Value>>,
@@ -275,6 +277,7 @@ impl Titania {
             epoch: 0,
             turns: 0,
             epoch_turns: [0; 2],
+            stalls: 0,
             rng: <Rng as rand::SeedableRng>::from_seed([0; 32]),
             log: None,
         };
@@ -773,6 +776,7 @@ impl Titania {
         self.phase = Phase::Play;
         let exhausted = self.ship_supply.contains(&0);
         if exhausted || self.stalled() {
+            self.stalls += u8::from(!exhausted);
             let reason = if exhausted { "a ship colour's supply is empty" } else { "no ship can be placed any more" };
             self.event(|g| json!({"event": "epoch_end", "epoch": g.epoch + 1, "reason": reason,
                                   "ships": g.ship_rows()}));
