@@ -770,3 +770,79 @@ fn speed_probe() {
     let s = t.elapsed().as_secs_f64();
     eprintln!("{} games/s, {} actions/game", games as f64 / s, acts / games);
 }
+
+#[test]
+#[ignore]
+fn greedy_probe() {
+    let board = Arc::new(Board::builtin());
+    let games = 400u64;
+    let mut wins = 0.0;
+    let mut score = [0i64; 2];
+    let mut vals = Vec::new();
+    let mut out = Vec::new();
+    for i in 0..games {
+        let mut g = Titania::new(board.clone(), Arc::from("built-in"), 2, deal_rng(3, i / 2));
+        let greedy_seat = (i % 2) as usize;
+        let mut rng = agent_rng(3, i, 0);
+        while !g.is_over() {
+            if g.current == greedy_seat {
+                out.clear();
+                g.legal(None, &mut out);
+                vals.clear();
+                g.greedy_values_of(greedy_seat, &out, &mut vals);
+                let best = vals.iter().copied().fold(f64::MIN, f64::max);
+                let ties: Vec<usize> = (0..out.len()).filter(|&k| vals[k] >= best - 1e-9).collect();
+                let a = out[ties[below(&mut rng, ties.len())]];
+                g.apply_ok(a);
+            } else {
+                random_step(&mut g, &mut rng);
+            }
+        }
+        let s = g.score_vec();
+        let (_, w) = crate::game::ranks_and_wins(&s, &g.tiebreak());
+        wins += w[greedy_seat];
+        score[0] += s[greedy_seat];
+        score[1] += s[1 - greedy_seat];
+    }
+    eprintln!("greedy win share {:.3}; mean scores greedy {} random {}", wins / games as f64, score[0] / games as i64, score[1] / games as i64);
+}
+
+#[test]
+#[ignore]
+fn greedy_selfplay_probe() {
+    let board = Arc::new(Board::builtin());
+    let mut vals = Vec::new();
+    let mut out = Vec::new();
+    for n in 2..=4 {
+        let mut tot = vec![[0i64; 9]; n];
+        let games = 200u64;
+        let mut ep = [0u32; 2];
+        for i in 0..games {
+            let mut g = Titania::new(board.clone(), Arc::from("built-in"), n, deal_rng(4, i));
+            let mut rng = agent_rng(4, i, 0);
+            while !g.is_over() {
+                let p = g.current;
+                out.clear();
+                g.legal(None, &mut out);
+                vals.clear();
+                g.greedy_values_of(p, &out, &mut vals);
+                let best = vals.iter().copied().fold(f64::MIN, f64::max);
+                let ties: Vec<usize> = (0..out.len()).filter(|&k| vals[k] >= best - 1e-9).collect();
+                let a = out[ties[below(&mut rng, ties.len())]];
+                g.apply_ok(a);
+            }
+            let s = g.score_vec();
+            ep[0] += g.epoch_turns[0];
+            ep[1] += g.epoch_turns[1];
+            for p in 0..n {
+                let m = &g.players[p];
+                let row = [s[p], m.tower_points as i64, m.decoration_points as i64, m.tile_points() as i64, m.space_points as i64, m.floors as i64, m.ships_placed as i64, m.cards_played as i64, m.shell_value() as i64];
+                for k in 0..9 { tot[p][k] += row[k]; }
+            }
+        }
+        eprintln!("{n}p epochs {:?}", ep.map(|e| e as f64 / games as f64));
+        for p in 0..n {
+            eprintln!("  seat {p}: score/towers/deco/tiles/space/floors/ships/cards/shells {:?}", tot[p].map(|x| x as f64 / games as f64));
+        }
+    }
+}
