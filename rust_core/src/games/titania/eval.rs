@@ -27,10 +27,11 @@
 //! * Colour of shells of choice: the shells' worth in that colour plus [`ENABLES`] per floor
 //!   the new shells make affordable. Stopping to build or decorate is 0.
 //!
-//! [`Titania::estimate`] (the `mcts` win estimate) is a softmax, scale [`ESTIMATE_SCALE`]
+//! The `mcts` win estimate is a softmax, scale [`ESTIMATE_SCALE`]
 //! points, over points + score tiles + shells, starfish and cards at the worths above.
 
 use super::board::{Icon, Kind, ANY};
+use crate::game::Evaluate;
 use super::state::{
     bits32, Action, Phase, Titania, CARDS_PER_TURN, CARD_COLOURS, DECORATED_FLOOR_POINTS, FLOOR_POINTS, HAND_LIMIT,
     MAX_FLOOR, MAX_PLAYERS,
@@ -187,23 +188,22 @@ impl Titania {
             Action::EndBuild | Action::EndDecorate => 0.0,
         }
     }
+}
 
-    /// The greedy score of one action of the player to act, `p`.
-    pub fn greedy_value_of(&self, p: usize, a: &Action) -> f64 {
-        self.value_in(&self.ctx(p), a)
+/// The greedy evaluation (see the module doc) and the win estimate.
+impl Evaluate for Titania {
+    fn greedy_value(&self, player: usize, a: &Action) -> f64 {
+        self.value_in(&self.ctx(player), a)
     }
-
-    /// Greedy scores of several actions of one decision (sharing the context).
-    pub fn greedy_values_of(&self, p: usize, actions: &[Action], out: &mut Vec<f64>) {
+    fn greedy_values(&self, player: usize, actions: &[Action], out: &mut Vec<f64>) {
         if actions.is_empty() {
             return;
         }
-        let ctx = self.ctx(p);
+        let ctx = self.ctx(player);
         out.extend(actions.iter().map(|a| self.value_in(&ctx, a)));
     }
-
-    /// Win shares estimated from points, score tiles and resources (softmax).
-    pub fn estimate(&self) -> Vec<f64> {
+    /// A softmax over points + score tiles + resources at their worth.
+    fn win_estimate(&self) -> Option<Vec<f64>> {
         let mut est = [0.0; MAX_PLAYERS];
         for (p, e) in est.iter_mut().enumerate().take(self.n) {
             let me = &self.players[p];
@@ -215,6 +215,6 @@ impl Titania {
         let top = est[..self.n].iter().copied().fold(f64::MIN, f64::max);
         let w: Vec<f64> = est[..self.n].iter().map(|e| ((e - top) / ESTIMATE_SCALE).exp()).collect();
         let sum: f64 = w.iter().sum();
-        w.into_iter().map(|x| x / sum).collect()
+        Some(w.into_iter().map(|x| x / sum).collect())
     }
 }

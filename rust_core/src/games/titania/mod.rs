@@ -7,12 +7,15 @@
 //!   not public).
 //! * [`state`]: set-up, turns, rewards, towers, epochs, scoring, logs.
 //! * [`hidden`]: what each player knows; determinized states.
-//! * [`eval`]: the greedy evaluation and the win estimate.
+//! * [`eval`]: the greedy evaluation and the win estimate; [`record`]: output columns and
+//!   logs; [`variant`]: the `board` option.
 
 pub mod board;
 pub mod eval;
 pub mod hidden;
+pub mod record;
 pub mod state;
+pub mod variant;
 
 #[cfg(test)]
 mod tests;

@@ -5,7 +5,9 @@
 //!
 //! 1. **Card play** ([`Phase::Play`]): play a card ([`Action::Play`]: card type, ship
 //!    colour, space) or stop and draw ([`Action::Draw`] with 0 up to 3 − cards played,
-//!    never above a hand of 7). After the third card the turn ends without a draw.
+//!    never above a hand of 7). After the third card the only action is `Draw { count: 0 }`
+//!    (a one-option decision: so who acts next never depends on hidden fog tiles, which
+//!    decide whether the third card's space asks for more decisions).
 //! 2. Each ship's **rewards** resolve at once, in the order printed, depth first (a ship
 //!    reward's space resolves before the next icon): shells of choice ask for a colour
 //!    ([`Phase::Colour`]), a ship reward asks for a neighbouring space ([`Phase::Ship`]), a
@@ -18,6 +20,9 @@
 //! any colour left in the supply could be placed by anybody any more (see `RULES.md`).
 
 use super::board::{Board, Icon, Kind, ANY, FOG_TILES, MAX_SITES, MAX_SPACES, SCORE_TILES};
+use super::variant::Variant;
+use crate::game::{Decision, Game};
+use crate::options::{Files, OptionSpec};
 use crate::rng::{child, shuffle, Rng};
 use serde_json::{json, Value};
 use std::sync::Arc;
@@ -198,7 +203,7 @@ pub struct Titania {
     pub stalls: u8,
     /// The stream of future chance events (reshuffles, the second epoch's fog tiles).
     pub rng: Rng,
-    log: Option<Vec<Value>>,
+    pub(crate) log: Option<Vec<Value>>,
 }
 
 #[inline]
@@ -233,7 +238,7 @@ pub fn bits32(mut set: u32) -> impl Iterator<Item = usize> {
 impl Titania {
     /// Sets up a game: the deal (cards, fog tiles, score tiles) from `rng`; later chance
     /// events from a child stream of it.
-    pub fn new(board: Arc<Board>, board_source: Arc<str>, n: usize, mut rng: Rng) -> Self {
+    pub fn with_board(board: Arc<Board>, board_source: Arc<str>, n: usize, mut rng: Rng) -> Self {
         assert!((2..=MAX_PLAYERS).contains(&n));
         let mut pile = [0u8; N_CARDS];
         let mut k = 0;
@@ -436,190 +441,7 @@ impl Titania {
         self.phase == Phase::Over
     }
 
-    /// Bit set of the action kinds available to the player to act.
-    pub fn kinds(&self) -> u32 {
-        let p = self.current;
-        match self.phase {
-            Phase::Play => {
-                let mut k = 1 << KIND_DRAW;
-                let hand = &self.players[p].hand;
-                let mut colours = 0u8;
-                for t in 0..6 {
-                    if hand[t] > 0 {
-                        colours |= CARD_COLOURS[t];
-                    }
-                }
-                if (0..3).any(|c| colours >> c & 1 == 1 && self.targets(p, c) != 0) {
-                    k |= 1 << KIND_PLAY;
-                }
-                k
-            }
-            Phase::Colour { .. } => 1 << KIND_COLOUR,
-            Phase::Ship { .. } => 1 << KIND_SHIP,
-            Phase::Build { built, .. } => 1 << KIND_BUILD | u32::from(built > 0) << KIND_END_BUILD,
-            Phase::Decorate => 1 << KIND_DECORATE | 1 << KIND_END_DECORATE,
-            Phase::Over => 0,
-        }
-    }
-
-    /// Appends the legal actions of the player to act (of `kind` only, when given).
-    pub fn legal(&self, kind: Option<u32>, out: &mut Vec<Action>) {
-        let want = |k: u32| kind.is_none_or(|x| x == k);
-        let p = self.current;
-        match self.phase {
-            Phase::Play => {
-                if want(KIND_PLAY) {
-                    let hand = self.players[p].hand;
-                    let mut targets = [0u128; 3];
-                    for (c, t) in targets.iter_mut().enumerate() {
-                        *t = self.targets(p, c);
-                    }
-                    for card in 0..6 {
-                        if hand[card] == 0 {
-                            continue;
-                        }
-                        for (c, &t) in targets.iter().enumerate() {
-                            if CARD_COLOURS[card] >> c & 1 == 1 {
-                                out.extend(spaces(t).map(|s| Action::Play {
-                                    card: card as u8,
-                                    colour: c as u8,
-                                    space: s as u8,
-                                }));
-                            }
-                        }
-                    }
-                }
-                if want(KIND_DRAW) {
-                    out.extend((0..=self.max_draw()).map(|count| Action::Draw { count }));
-                }
-            }
-            Phase::Colour { .. } => {
-                if want(KIND_COLOUR) {
-                    out.extend((0..4).filter(|&c| self.shell_supply[c] > 0).map(|c| Action::Colour { colour: c as u8 }));
-                }
-            }
-            Phase::Ship { colour, from } => {
-                if want(KIND_SHIP) {
-                    let t = self.enterable(p, colour as usize, self.board.neigh[from as usize]);
-                    out.extend(spaces(t).map(|s| Action::Ship { space: s as u8 }));
-                }
-            }
-            Phase::Build { crane, built } => {
-                if want(KIND_BUILD) {
-                    for k in bits32(self.board.near_sites[crane as usize]) {
-                        for c in 0..4 {
-                            if self.can_build(p, k, c) {
-                                out.push(Action::Build { site: k as u8, colour: c as u8 });
-                            }
-                        }
-                    }
-                }
-                if want(KIND_END_BUILD) && built > 0 {
-                    out.push(Action::EndBuild);
-                }
-            }
-            Phase::Decorate => {
-                if want(KIND_DECORATE) {
-                    for k in 0..self.board.sites.len() {
-                        if self.can_decorate(p, k) {
-                            out.push(Action::Decorate { site: k as u8 });
-                        }
-                    }
-                }
-                if want(KIND_END_DECORATE) {
-                    out.push(Action::EndDecorate);
-                }
-            }
-            Phase::Over => {}
-        }
-    }
-
-    /// Whether `a` is legal for the player to act, tested directly.
-    pub fn legal_now(&self, a: &Action) -> bool {
-        let p = self.current;
-        match (self.phase, *a) {
-            (Phase::Play, Action::Play { card, colour, space }) => {
-                (card as usize) < 6
-                    && colour < 3
-                    && (space as usize) < self.board.len()
-                    && self.players[p].hand[card as usize] > 0
-                    && CARD_COLOURS[card as usize] >> colour & 1 == 1
-                    && self.targets(p, colour as usize) >> space & 1 == 1
-            }
-            (Phase::Play, Action::Draw { count }) => count <= self.max_draw(),
-            (Phase::Colour { .. }, Action::Colour { colour }) => colour < 4 && self.shell_supply[colour as usize] > 0,
-            (Phase::Ship { colour, from }, Action::Ship { space }) => {
-                (space as usize) < self.board.len()
-                    && self.enterable(p, colour as usize, self.board.neigh[from as usize]) >> space & 1 == 1
-            }
-            (Phase::Build { crane, .. }, Action::Build { site, colour }) => {
-                (site as usize) < self.board.sites.len()
-                    && colour < 4
-                    && self.board.near_sites[crane as usize] >> site & 1 == 1
-                    && self.can_build(p, site as usize, colour as usize)
-            }
-            (Phase::Build { built, .. }, Action::EndBuild) => built > 0,
-            (Phase::Decorate, Action::Decorate { site }) => {
-                (site as usize) < self.board.sites.len() && self.can_decorate(p, site as usize)
-            }
-            (Phase::Decorate, Action::EndDecorate) => true,
-            _ => false,
-        }
-    }
-
     // ------------------------------------------------------------- moves
-
-    pub fn act(&mut self, a: Action) {
-        debug_assert!(self.legal_now(&a), "illegal {a:?} in {:?}", self.phase);
-        let p = self.current;
-        match (self.phase, a) {
-            (Phase::Play, Action::Play { card, colour, space }) => {
-                let me = &mut self.players[p];
-                me.hand[card as usize] -= 1;
-                me.cards_played += 1;
-                self.discard[card as usize] += 1;
-                self.played += 1;
-                self.enter(p, colour as usize, space as usize);
-                self.resolve();
-            }
-            (Phase::Play, Action::Draw { count }) => {
-                let drawn = self.draw_cards(p, count);
-                debug_assert_eq!(drawn, count);
-                self.end_turn();
-            }
-            (Phase::Colour { n }, Action::Colour { colour }) => {
-                self.gain_shells(p, colour as usize, n);
-                self.phase = Phase::Play;
-                self.resolve();
-            }
-            (Phase::Ship { colour, .. }, Action::Ship { space }) => {
-                self.phase = Phase::Play;
-                self.enter(p, colour as usize, space as usize);
-                self.resolve();
-            }
-            (Phase::Build { crane, built }, Action::Build { site, colour }) => {
-                self.build(p, site as usize, colour as usize);
-                if self.can_build_near(p, crane as usize) {
-                    self.phase = Phase::Build { crane, built: built + 1 };
-                } else {
-                    self.phase = Phase::Play;
-                    self.resolve();
-                }
-            }
-            (Phase::Build { .. }, Action::EndBuild) | (Phase::Decorate, Action::EndDecorate) => {
-                self.phase = Phase::Play;
-                self.resolve();
-            }
-            (Phase::Decorate, Action::Decorate { site }) => {
-                self.decorate(p, site as usize);
-                if !self.can_decorate_any(p) {
-                    self.phase = Phase::Play;
-                    self.resolve();
-                }
-            }
-            (phase, a) => panic!("action {a:?} in phase {phase:?}"),
-        }
-    }
 
     /// A ship of `colour` from the supply enters `space` for player `p`: its rewards go on
     /// the stack (fog: the tile turns face up).
@@ -659,7 +481,7 @@ impl Titania {
     }
 
     /// Resolves rewards until one needs a decision or none is left; then the card play
-    /// goes on (or the turn ends after the third card).
+    /// goes on.
     fn resolve(&mut self) {
         let p = self.current;
         while self.phase == Phase::Play && self.stack_len > 0 {
@@ -672,9 +494,6 @@ impl Titania {
                 }
                 Effect::Icon { icon, colour, space } => self.gain(p, icon, colour, space),
             }
-        }
-        if self.phase == Phase::Play && self.played >= CARDS_PER_TURN {
-            self.end_turn();
         }
     }
 
@@ -806,7 +625,7 @@ impl Titania {
     fn finish(&mut self) {
         self.phase = Phase::Over;
         if self.log.is_some() {
-            let scores = self.score_vec();
+            let scores = self.scores();
             let rows = self.ship_rows();
             let towers = self.tower_rows();
             let players: Vec<Value> = (0..self.n)
@@ -824,16 +643,6 @@ impl Titania {
         }
     }
 
-    /// Points plus score tiles of each player.
-    pub fn score_vec(&self) -> Vec<i64> {
-        self.players[..self.n].iter().map(|p| (p.points + p.tile_points()) as i64).collect()
-    }
-
-    /// Starfish plus shell pieces left of each player (the tie-break).
-    pub fn tiebreak(&self) -> Vec<i64> {
-        self.players[..self.n].iter().map(|p| p.stars as i64 + p.shell_pieces() as i64).collect()
-    }
-
     // ------------------------------------------------------------- logs
 
     fn event(&mut self, f: impl FnOnce(&Self) -> Value) {
@@ -845,27 +654,8 @@ impl Titania {
         }
     }
 
-    pub fn enable_log(&mut self) {
-        let setup = json!({
-            "event": "setup",
-            "board": &*self.board_source,
-            "board_fingerprint": format!("{:016x}", self.board.fingerprint()),
-            "spaces": self.board.len(),
-            "players": self.n,
-            "hands": (0..self.n).map(|p| hand_json(&self.players[p].hand)).collect::<Vec<_>>(),
-            "ship_supply": self.ship_supply,
-            "ships": self.ship_rows(),
-            "legend": SHIP_LEGEND,
-        });
-        self.log = Some(vec![setup]);
-    }
-
     pub fn disable_log(&mut self) {
         self.log = None;
-    }
-
-    pub fn take_log(&mut self) -> Vec<Value> {
-        self.log.as_mut().map(std::mem::take).unwrap_or_default()
     }
 
     /// The board as rows of hexes (axial rows `r`, shifted half a hex per row): each space
@@ -931,28 +721,6 @@ impl Titania {
                 format!("({q}, {r}): {}{deco}", towers.join(" "))
             })
             .collect()
-    }
-
-    pub fn action_json(&self, a: &Action) -> Value {
-        let b = &self.board;
-        match *a {
-            Action::Play { card, colour, space } => json!({
-                "type": "play", "card": CARD_NAMES[card as usize], "ship": super::board::SHIP_COLOURS[colour as usize],
-                "space": b.coords[space as usize], "kind": b.kinds[space as usize].label(),
-            }),
-            Action::Draw { count } => json!({"type": "draw", "count": count}),
-            Action::Colour { colour } => json!({"type": "shell_colour", "colour": super::board::SHELL_COLOURS[colour as usize]}),
-            Action::Ship { space } => json!({
-                "type": "reward_ship", "space": b.coords[space as usize], "kind": b.kinds[space as usize].label(),
-            }),
-            Action::Build { site, colour } => json!({
-                "type": "build", "site": b.coords[b.sites[site as usize] as usize],
-                "colour": super::board::SHELL_COLOURS[colour as usize], "floor": self.towers[site as usize][colour as usize] + 1,
-            }),
-            Action::EndBuild => json!({"type": "end_build"}),
-            Action::Decorate { site } => json!({"type": "decorate", "site": b.coords[b.sites[site as usize] as usize]}),
-            Action::EndDecorate => json!({"type": "end_decorate"}),
-        }
     }
 
     // ------------------------------------------------------------- checks
@@ -1073,3 +841,235 @@ pub fn hand_json(hand: &[u8; 6]) -> Value {
 pub const SHIP_LEGEND: &str = "each space is two characters in hex rows (row r shifted by r/2): ships r red, b blue, \
      y yellow (`rb` two ships, `r.` one); empty: `F.` fog face down, `f.` fog face up, `C.` crane, `B.` bonus, `..` \
      other; tower sites `T3` (floors built) or `*3` when decorated";
+
+/// The rules: set-up, who acts, legal actions, moves, the outcome and what each player
+/// knows (see [`super::hidden`]).
+impl Game for Titania {
+    type Action = Action;
+    type Variant = Variant;
+
+    const NAME: &'static str = "titania";
+    const RULES_VERSION: u32 = 1;
+    const MIN_PLAYERS: usize = 2;
+    const MAX_PLAYERS: usize = MAX_PLAYERS;
+
+    fn variant_schema() -> Vec<OptionSpec> {
+        super::variant::schema()
+    }
+    fn parse_variant(value: &Value, n_players: usize, files: &Files) -> crate::error::Result<Variant> {
+        super::variant::parse(value, n_players, files)
+    }
+    fn new(v: &Variant, n: usize, deal: Rng) -> Self {
+        Titania::with_board(v.board.clone(), v.board_source.clone(), n, deal)
+    }
+    fn n_players(&self) -> usize {
+        self.n
+    }
+    /// The player to act; every decision after the first of a turn continues it.
+    fn decision(&self) -> Decision {
+        Decision { acting: 1 << self.current, continues_turn: self.phase != Phase::Play || self.played > 0 }
+    }
+    fn is_terminal(&self) -> bool {
+        self.is_over()
+    }
+    fn action_kinds(&self, _player: usize) -> u32 {
+        let p = self.current;
+        match self.phase {
+            Phase::Play => {
+                let mut k = 1 << KIND_DRAW;
+                let hand = &self.players[p].hand;
+                let mut colours = 0u8;
+                for t in 0..6 {
+                    if hand[t] > 0 {
+                        colours |= CARD_COLOURS[t];
+                    }
+                }
+                if self.played < CARDS_PER_TURN && (0..3).any(|c| colours >> c & 1 == 1 && self.targets(p, c) != 0) {
+                    k |= 1 << KIND_PLAY;
+                }
+                k
+            }
+            Phase::Colour { .. } => 1 << KIND_COLOUR,
+            Phase::Ship { .. } => 1 << KIND_SHIP,
+            Phase::Build { built, .. } => 1 << KIND_BUILD | u32::from(built > 0) << KIND_END_BUILD,
+            Phase::Decorate => 1 << KIND_DECORATE | 1 << KIND_END_DECORATE,
+            Phase::Over => 0,
+        }
+    }
+    /// Plays by card type, colour, space; draws by count; builds by site, colour.
+    fn legal_actions(&self, p: usize, kind: Option<u32>, out: &mut Vec<Action>) {
+        let want = |k: u32| kind.is_none_or(|x| x == k);
+        match self.phase {
+            Phase::Play => {
+                if want(KIND_PLAY) && self.played < CARDS_PER_TURN {
+                    let hand = self.players[p].hand;
+                    let mut targets = [0u128; 3];
+                    for (c, t) in targets.iter_mut().enumerate() {
+                        *t = self.targets(p, c);
+                    }
+                    for card in 0..6 {
+                        if hand[card] == 0 {
+                            continue;
+                        }
+                        for (c, &t) in targets.iter().enumerate() {
+                            if CARD_COLOURS[card] >> c & 1 == 1 {
+                                out.extend(spaces(t).map(|s| Action::Play {
+                                    card: card as u8,
+                                    colour: c as u8,
+                                    space: s as u8,
+                                }));
+                            }
+                        }
+                    }
+                }
+                if want(KIND_DRAW) {
+                    out.extend((0..=self.max_draw()).map(|count| Action::Draw { count }));
+                }
+            }
+            Phase::Colour { .. } => {
+                if want(KIND_COLOUR) {
+                    out.extend((0..4).filter(|&c| self.shell_supply[c] > 0).map(|c| Action::Colour { colour: c as u8 }));
+                }
+            }
+            Phase::Ship { colour, from } => {
+                if want(KIND_SHIP) {
+                    let t = self.enterable(p, colour as usize, self.board.neigh[from as usize]);
+                    out.extend(spaces(t).map(|s| Action::Ship { space: s as u8 }));
+                }
+            }
+            Phase::Build { crane, built } => {
+                if want(KIND_BUILD) {
+                    for k in bits32(self.board.near_sites[crane as usize]) {
+                        for c in 0..4 {
+                            if self.can_build(p, k, c) {
+                                out.push(Action::Build { site: k as u8, colour: c as u8 });
+                            }
+                        }
+                    }
+                }
+                if want(KIND_END_BUILD) && built > 0 {
+                    out.push(Action::EndBuild);
+                }
+            }
+            Phase::Decorate => {
+                if want(KIND_DECORATE) {
+                    for k in 0..self.board.sites.len() {
+                        if self.can_decorate(p, k) {
+                            out.push(Action::Decorate { site: k as u8 });
+                        }
+                    }
+                }
+                if want(KIND_END_DECORATE) {
+                    out.push(Action::EndDecorate);
+                }
+            }
+            Phase::Over => {}
+        }
+    }
+    fn is_legal(&self, p: usize, a: &Action) -> bool {
+        p == self.current
+            && match (self.phase, *a) {
+               (Phase::Play, Action::Play { card, colour, space }) => {
+                   self.played < CARDS_PER_TURN
+                       && (card as usize) < 6
+                       && colour < 3
+                       && (space as usize) < self.board.len()
+                       && self.players[p].hand[card as usize] > 0
+                       && CARD_COLOURS[card as usize] >> colour & 1 == 1
+                       && self.targets(p, colour as usize) >> space & 1 == 1
+               }
+               (Phase::Play, Action::Draw { count }) => count <= self.max_draw(),
+               (Phase::Colour { .. }, Action::Colour { colour }) => colour < 4 && self.shell_supply[colour as usize] > 0,
+               (Phase::Ship { colour, from }, Action::Ship { space }) => {
+                   (space as usize) < self.board.len()
+                       && self.enterable(p, colour as usize, self.board.neigh[from as usize]) >> space & 1 == 1
+               }
+               (Phase::Build { crane, .. }, Action::Build { site, colour }) => {
+                   (site as usize) < self.board.sites.len()
+                       && colour < 4
+                       && self.board.near_sites[crane as usize] >> site & 1 == 1
+                       && self.can_build(p, site as usize, colour as usize)
+               }
+               (Phase::Build { built, .. }, Action::EndBuild) => built > 0,
+               (Phase::Decorate, Action::Decorate { site }) => {
+                   (site as usize) < self.board.sites.len() && self.can_decorate(p, site as usize)
+               }
+               (Phase::Decorate, Action::EndDecorate) => true,
+               _ => false,
+           }
+    }
+    fn apply(&mut self, p: usize, a: Action) {
+        debug_assert!(self.is_legal(p, &a), "illegal {a:?} in {:?}", self.phase);
+        match (self.phase, a) {
+            (Phase::Play, Action::Play { card, colour, space }) => {
+                let me = &mut self.players[p];
+                me.hand[card as usize] -= 1;
+                me.cards_played += 1;
+                self.discard[card as usize] += 1;
+                self.played += 1;
+                self.enter(p, colour as usize, space as usize);
+                self.resolve();
+            }
+            (Phase::Play, Action::Draw { count }) => {
+                let drawn = self.draw_cards(p, count);
+                debug_assert_eq!(drawn, count);
+                self.end_turn();
+            }
+            (Phase::Colour { n }, Action::Colour { colour }) => {
+                self.gain_shells(p, colour as usize, n);
+                self.phase = Phase::Play;
+                self.resolve();
+            }
+            (Phase::Ship { colour, .. }, Action::Ship { space }) => {
+                self.phase = Phase::Play;
+                self.enter(p, colour as usize, space as usize);
+                self.resolve();
+            }
+            (Phase::Build { crane, built }, Action::Build { site, colour }) => {
+                self.build(p, site as usize, colour as usize);
+                if self.can_build_near(p, crane as usize) {
+                    self.phase = Phase::Build { crane, built: built + 1 };
+                } else {
+                    self.phase = Phase::Play;
+                    self.resolve();
+                }
+            }
+            (Phase::Build { .. }, Action::EndBuild) | (Phase::Decorate, Action::EndDecorate) => {
+                self.phase = Phase::Play;
+                self.resolve();
+            }
+            (Phase::Decorate, Action::Decorate { site }) => {
+                self.decorate(p, site as usize);
+                if !self.can_decorate_any(p) {
+                    self.phase = Phase::Play;
+                    self.resolve();
+                }
+            }
+            (phase, a) => panic!("action {a:?} in phase {phase:?}"),
+        }
+    }
+    /// Points plus score tiles.
+    fn scores(&self) -> Vec<i64> {
+        self.players[..self.n].iter().map(|p| (p.points + p.tile_points()) as i64).collect()
+    }
+    /// Starfish plus shell pieces left (still equal: a shared win).
+    fn tiebreaks(&self) -> Vec<i64> {
+        self.players[..self.n].iter().map(|p| p.stars as i64 + p.shell_pieces() as i64).collect()
+    }
+    /// Position 0 is the start player (the batch runner rotates agents across positions).
+    fn seat(&self, player: usize) -> usize {
+        player
+    }
+    fn turns(&self) -> u32 {
+        self.turns
+    }
+    fn determinize(&self, observer: usize, rng: &mut Rng) -> Self {
+        super::hidden::determinize(self, observer, rng)
+    }
+    fn observation(&self, observer: usize) -> Value {
+        super::hidden::observation(self, observer)
+    }
+    fn hidden(&self, observer: usize) -> Vec<Vec<u32>> {
+        super::hidden::zones(self, observer)
+    }
+}

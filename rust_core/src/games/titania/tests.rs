@@ -14,6 +14,7 @@
 
 use super::board::*;
 use super::state::*;
+use crate::game::{Evaluate, Game};
 use crate::rng::{agent_rng, below, deal_rng, Rng};
 use std::sync::Arc;
 
@@ -24,13 +25,13 @@ trait ApplyOk {
 impl ApplyOk for Titania {
     /// Applies a legal action (asserting that it is legal).
     fn apply_ok(&mut self, a: Action) {
-        assert!(self.legal_now(&a), "illegal {a:?} in {:?}", self.phase);
-        self.act(a);
+        assert!(self.is_legal(self.current, &a), "illegal {a:?} in {:?}", self.phase);
+        self.apply(self.current, a);
     }
 }
 
 fn game(n: usize, seed: u64) -> Titania {
-    Titania::new(Arc::new(Board::builtin()), Arc::from("built-in"), n, deal_rng(seed, 0))
+    Titania::with_board(Arc::new(Board::builtin()), Arc::from("built-in"), n, deal_rng(seed, 0))
 }
 
 fn at(g: &Titania, q: i32, r: i32) -> usize {
@@ -43,7 +44,7 @@ fn site(g: &Titania, q: i32, r: i32) -> usize {
 
 fn actions(g: &Titania) -> Vec<Action> {
     let mut out = Vec::new();
-    g.legal(None, &mut out);
+    g.legal_actions(g.current, None, &mut out);
     out
 }
 
@@ -255,9 +256,9 @@ fn a_space_holds_two_ships_of_different_colours() {
     let fog = at(&g, 1, -1); // next to the red/blue and the yellow/red start spaces
     g.apply_ok(play(0, RED, fog));
     assert_eq!(g.ships[fog], 0b001);
-    assert!(!g.legal_now(&play(0, RED, fog)), "a second red ship");
+    assert!(!g.is_legal(g.current, &play(0, RED, fog)), "a second red ship");
     if g.phase == Phase::Play {
-        assert!(g.legal_now(&play(1, BLUE, fog)));
+        assert!(g.is_legal(g.current, &play(1, BLUE, fog)));
         g.apply_ok(play(1, BLUE, fog));
         while g.phase != Phase::Play && !g.is_over() {
             let a = actions(&g)[0];
@@ -278,14 +279,14 @@ fn a_space_holds_two_ships_of_different_colours() {
 fn a_card_without_ships_of_its_colour_left_cannot_be_played() {
     let mut g = game(2, 1);
     set_hand(&mut g, 0, [1, 0, 0, 0, 0, 0]);
-    assert!(g.kinds() >> KIND_PLAY & 1 == 1);
+    assert!(g.action_kinds(g.current) >> KIND_PLAY & 1 == 1);
     g.ship_supply[RED] = 0;
-    assert_eq!(g.kinds(), 1 << KIND_DRAW);
+    assert_eq!(g.action_kinds(g.current), 1 << KIND_DRAW);
     assert!(!actions(&g).iter().any(|a| matches!(a, Action::Play { .. })));
 }
 
 #[test]
-fn three_cards_end_the_turn_without_a_draw() {
+fn after_three_cards_the_turn_ends_without_a_draw() {
     let mut g = game(2, 3);
     set_hand(&mut g, 0, [3, 0, 0, 0, 0, 0]);
     // Plain shell spaces near the start: fog tiles decide; resolve whatever comes.
@@ -298,9 +299,13 @@ fn three_cards_end_the_turn_without_a_draw() {
             g.apply_ok(a);
         }
     }
-    assert_eq!(g.current, 1, "the turn ended after the third card");
-    assert_eq!(g.players[0].hand_size() + g.players[0].hand_size(), 2 * g.players[0].hand_size());
     assert_eq!(g.players[0].cards_played, 3);
+    assert_eq!(actions(&g), vec![Action::Draw { count: 0 }], "after the third card: only stopping, no draw");
+    assert!(g.decision().continues_turn);
+    let hand = g.players[0].hand;
+    g.apply_ok(Action::Draw { count: 0 });
+    assert_eq!(g.current, 1, "the turn ended");
+    assert_eq!(g.players[0].hand, hand);
     assert_eq!(g.turns, 1);
 }
 
@@ -456,9 +461,9 @@ fn at_crane(seed: u64) -> Titania {
 fn a_crane_needs_an_affordable_floor() {
     let mut g = at_crane(1);
     let crane = at(&g, 4, -2);
-    assert!(!g.legal_now(&play(0, RED, crane)), "no shells");
+    assert!(!g.is_legal(g.current, &play(0, RED, crane)), "no shells");
     give_shells(&mut g, 0, GREEN, 1);
-    assert!(g.legal_now(&play(0, RED, crane)), "a green floor on (4, -3)");
+    assert!(g.is_legal(g.current, &play(0, RED, crane)), "a green floor on (4, -3)");
 }
 
 #[test]
@@ -615,7 +620,7 @@ fn the_game_ends_after_the_second_epoch_with_score_tiles_added() {
     g.apply_ok(Action::Draw { count: 0 });
     assert!(g.is_over());
     let p0 = &g.players[0];
-    assert_eq!(g.score_vec()[0], (p0.points + 5) as i64);
+    assert_eq!(g.scores()[0], (p0.points + 5) as i64);
 }
 
 #[test]
@@ -627,12 +632,12 @@ fn ties_break_on_starfish_and_shell_pieces_then_share() {
     g.players[0].stars = 1;
     g.players[0].shells = [3, 0, 0, 0]; // a large and a small shell: 2 pieces
     g.players[1].shells = [1, 1, 1, 0]; // 3 pieces
-    assert_eq!(g.tiebreak(), vec![3, 3, 0]);
-    let (ranks, wins) = crate::game::ranks_and_wins(&g.score_vec(), &g.tiebreak());
+    assert_eq!(g.tiebreaks(), vec![3, 3, 0]);
+    let (ranks, wins) = crate::game::ranks_and_wins(&g.scores(), &g.tiebreaks());
     assert_eq!(ranks, vec![1, 1, 3]);
     assert_eq!(wins, vec![0.5, 0.5, 0.0]);
     g.players[1].shells = [1, 1, 1, 1];
-    let (ranks, wins) = crate::game::ranks_and_wins(&g.score_vec(), &g.tiebreak());
+    let (ranks, wins) = crate::game::ranks_and_wins(&g.scores(), &g.tiebreaks());
     assert_eq!((ranks, wins), (vec![2, 1, 3], vec![0.0, 1.0, 0.0]));
 }
 
@@ -646,37 +651,40 @@ fn determinize_keeps_what_the_observer_knows() {
         random_step(&mut g, &mut rng);
     }
     for observer in 0..3 {
-        let obs = g.observed(observer);
-        let mut hidden = g.hidden_items(observer);
-        hidden.sort_unstable();
+        let obs = g.observation(observer);
+        let sorted = |mut z: Vec<Vec<u32>>| {
+            z.iter_mut().for_each(|x| x.sort_unstable());
+            z
+        };
+        let hidden = sorted(g.hidden(observer));
+        assert_eq!(hidden.len(), 3);
+        assert!(hidden.iter().all(|z| !z.is_empty()), "cards, fog tiles and score tiles are hidden");
         let mut moved = 0;
         for k in 0..20 {
-            let d = g.determinized(observer, &mut agent_rng(5, k, 0));
-            assert_eq!(d.observed(observer), obs);
-            let mut h = d.hidden_items(observer);
-            if h != g.hidden_items(observer) {
+            let d = g.determinize(observer, &mut agent_rng(5, k, 0));
+            assert_eq!(d.observation(observer), obs);
+            if d.hidden(observer) != g.hidden(observer) {
                 moved += 1;
             }
-            h.sort_unstable();
-            assert_eq!(h, hidden);
+            assert_eq!(sorted(d.hidden(observer)), hidden);
             d.check_invariants().unwrap();
         }
         assert!(moved > 15, "the hidden items are shuffled");
         // The result depends only on what the observer knows.
-        let other = g.determinized(observer, &mut agent_rng(9, 9, 9));
-        let a = g.determinized(observer, &mut agent_rng(5, 0, 0));
-        let b = other.determinized(observer, &mut agent_rng(5, 0, 0));
-        assert_eq!(a.hidden_items(observer), b.hidden_items(observer));
+        let other = g.determinize(observer, &mut agent_rng(9, 9, 9));
+        let a = g.determinize(observer, &mut agent_rng(5, 0, 0));
+        let b = other.determinize(observer, &mut agent_rng(5, 0, 0));
+        assert_eq!(a.hidden(observer), b.hidden(observer));
     }
 }
 
 // ------------------------------------------------------------------- random play
 
 fn random_step(g: &mut Titania, rng: &mut Rng) {
-    let kinds = g.kinds();
+    let kinds = g.action_kinds(g.current);
     let kind = crate::agents::random::random_kind(kinds, rng);
     let mut out = Vec::new();
-    g.legal(Some(kind), &mut out);
+    g.legal_actions(g.current, Some(kind), &mut out);
     let a = out[below(rng, out.len())];
     g.apply_ok(a);
 }
@@ -691,7 +699,7 @@ pub fn invariant_run(games: u64, seed: u64) -> (u64, u64, u64) {
     let mut legal = Vec::new();
     for i in 0..games {
         let n = 2 + (i % 3) as usize;
-        let mut g = Titania::new(board.clone(), Arc::from("built-in"), n, deal_rng(seed, i));
+        let mut g = Titania::with_board(board.clone(), Arc::from("built-in"), n, deal_rng(seed, i));
         let mut rng = agent_rng(seed, i, 0);
         g.check_invariants().unwrap_or_else(|e| panic!("game {i} set-up: {e}"));
         let full_check = i % 50 == 0;
@@ -699,13 +707,13 @@ pub fn invariant_run(games: u64, seed: u64) -> (u64, u64, u64) {
         while !g.is_over() {
             if full_check {
                 legal.clear();
-                g.legal(None, &mut legal);
+                g.legal_actions(g.current, None, &mut legal);
                 assert!(!legal.is_empty(), "game {i}: no legal action");
                 for a in &legal {
-                    assert!(g.legal_now(a), "game {i}: {a:?} listed but not legal");
+                    assert!(g.is_legal(g.current, a), "game {i}: {a:?} listed but not legal");
                 }
                 let kinds = legal.iter().fold(0u32, |m, a| m | 1 << kind_of(a));
-                assert_eq!(kinds, g.kinds(), "game {i}: kinds");
+                assert_eq!(kinds, g.action_kinds(g.current), "game {i}: kinds");
             }
             let before = g.epoch;
             random_step(&mut g, &mut rng);
@@ -760,7 +768,7 @@ fn speed_probe() {
     let mut acts = 0u64;
     let games = 20_000;
     for i in 0..games {
-        let mut g = Titania::new(board.clone(), Arc::from("built-in"), 2, deal_rng(1, i));
+        let mut g = Titania::with_board(board.clone(), Arc::from("built-in"), 2, deal_rng(1, i));
         let mut rng = agent_rng(1, i, 0);
         while !g.is_over() {
             random_step(&mut g, &mut rng);
@@ -781,15 +789,15 @@ fn greedy_probe() {
     let mut vals = Vec::new();
     let mut out = Vec::new();
     for i in 0..games {
-        let mut g = Titania::new(board.clone(), Arc::from("built-in"), 2, deal_rng(3, i / 2));
+        let mut g = Titania::with_board(board.clone(), Arc::from("built-in"), 2, deal_rng(3, i / 2));
         let greedy_seat = (i % 2) as usize;
         let mut rng = agent_rng(3, i, 0);
         while !g.is_over() {
             if g.current == greedy_seat {
                 out.clear();
-                g.legal(None, &mut out);
+                g.legal_actions(g.current, None, &mut out);
                 vals.clear();
-                g.greedy_values_of(greedy_seat, &out, &mut vals);
+                g.greedy_values(greedy_seat, &out, &mut vals);
                 let best = vals.iter().copied().fold(f64::MIN, f64::max);
                 let ties: Vec<usize> = (0..out.len()).filter(|&k| vals[k] >= best - 1e-9).collect();
                 let a = out[ties[below(&mut rng, ties.len())]];
@@ -798,8 +806,8 @@ fn greedy_probe() {
                 random_step(&mut g, &mut rng);
             }
         }
-        let s = g.score_vec();
-        let (_, w) = crate::game::ranks_and_wins(&s, &g.tiebreak());
+        let s = g.scores();
+        let (_, w) = crate::game::ranks_and_wins(&s, &g.tiebreaks());
         wins += w[greedy_seat];
         score[0] += s[greedy_seat];
         score[1] += s[1 - greedy_seat];
@@ -818,20 +826,20 @@ fn greedy_selfplay_probe() {
         let games = 200u64;
         let mut ep = [0u32; 2];
         for i in 0..games {
-            let mut g = Titania::new(board.clone(), Arc::from("built-in"), n, deal_rng(4, i));
+            let mut g = Titania::with_board(board.clone(), Arc::from("built-in"), n, deal_rng(4, i));
             let mut rng = agent_rng(4, i, 0);
             while !g.is_over() {
                 let p = g.current;
                 out.clear();
-                g.legal(None, &mut out);
+                g.legal_actions(g.current, None, &mut out);
                 vals.clear();
-                g.greedy_values_of(p, &out, &mut vals);
+                g.greedy_values(p, &out, &mut vals);
                 let best = vals.iter().copied().fold(f64::MIN, f64::max);
                 let ties: Vec<usize> = (0..out.len()).filter(|&k| vals[k] >= best - 1e-9).collect();
                 let a = out[ties[below(&mut rng, ties.len())]];
                 g.apply_ok(a);
             }
-            let s = g.score_vec();
+            let s = g.scores();
             ep[0] += g.epoch_turns[0];
             ep[1] += g.epoch_turns[1];
             for p in 0..n {
