@@ -34,6 +34,7 @@ __all__ = ["SECTIONS", "AdvantageColumn", "GameSection", "section"]
 SECTIONS: dict[str, str] = {
     "alhambra": "analysis.alhambra",
     "hiroba": "analysis.hiroba",
+    "titania": "analysis.titania",
 }
 
 

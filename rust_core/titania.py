@@ -13,7 +13,7 @@ import os
 from importlib import resources
 from pathlib import Path
 
-import rust_core
+from . import validate
 
 __all__ = ["check_board", "default_board_path"]
 
@@ -27,4 +27,4 @@ def check_board(path: str | os.PathLike[str]) -> None:
     """Raises ``ValueError`` if ``path`` is not a valid board file, with the engine's message
     naming the file, the space or tile and the broken rule (e.g. ``space (4, -1) site: no crane
     next to it``)."""
-    rust_core.validate("titania", {"board": os.fspath(path)}, ["random", "random"])
+    validate("titania", {"board": os.fspath(path)}, ["random", "random"])
