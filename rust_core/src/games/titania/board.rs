@@ -26,7 +26,10 @@ pub const ANY: u8 = 4;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Icon {
     /// `n` shells of a printed colour (0..4) or of one colour of choice ([`ANY`]).
-    Shells { colour: u8, n: u8 },
+    Shells {
+        colour: u8,
+        n: u8,
+    },
     Star(u8),
     /// A score tile from the face-down pile.
     Tile,
@@ -177,10 +180,7 @@ impl Board {
                 "space" => {
                     let (q, r, kind) = parse_space(&words).map_err(|m| format!("line {line_no}: {m}"))?;
                     if let Some(j) = coords.iter().position(|&c| c == (q, r)) {
-                        return Err(format!(
-                            "space ({q}, {r}): listed twice (lines {} and {line_no})",
-                            lines_of[j]
-                        ));
+                        return Err(format!("space ({q}, {r}): listed twice (lines {} and {line_no})", lines_of[j]));
                     }
                     coords.push((q, r));
                     kinds.push(kind);
@@ -246,8 +246,7 @@ impl Board {
             _ => m,
         });
         if flags != 0b111 {
-            let missing: Vec<&str> =
-                (0..3).filter(|c| flags >> c & 1 == 0).map(|c| SHIP_COLOURS[c as usize]).collect();
+            let missing: Vec<&str> = (0..3).filter(|c| flags >> c & 1 == 0).map(|c| SHIP_COLOURS[c as usize]).collect();
             return Err(format!("no start space shows a {} flag: every ship colour needs one", missing.join(", ")));
         }
         if fog_spaces.len() != FOG_TILES {
@@ -416,9 +415,7 @@ fn parse_space(words: &[&str]) -> Result<(i32, i32, Kind), String> {
             count(2)?;
             Kind::Bonus([icon(args[0])?, icon(args[1])?])
         }
-        other => {
-            return Err(format!("{at}: unknown kind `{other}`; allowed: start, fog, site, crane, reward, bonus"))
-        }
+        other => return Err(format!("{at}: unknown kind `{other}`; allowed: start, fog, site, crane, reward, bonus")),
     };
     Ok((q, r, k))
 }

@@ -31,11 +31,11 @@
 //! points, over points + score tiles + shells, starfish and cards at the worths above.
 
 use super::board::{Icon, Kind, ANY};
-use crate::game::Evaluate;
 use super::state::{
     bits32, Action, Phase, Titania, CARDS_PER_TURN, CARD_COLOURS, DECORATED_FLOOR_POINTS, FLOOR_POINTS, HAND_LIMIT,
     MAX_FLOOR, MAX_PLAYERS,
 };
+use crate::game::Evaluate;
 
 pub const SHELL: f64 = 0.8;
 pub const DEAD_SHELL: f64 = 0.1;
@@ -110,9 +110,7 @@ impl Titania {
                     return 0.0;
                 }
                 let room = self.enterable(ctx.p, colour, self.board.neigh[space]);
-                super::state::spaces(room)
-                    .map(|s| self.space_value(ctx, colour, s, depth - 1))
-                    .fold(0.0, f64::max)
+                super::state::spaces(room).map(|s| self.space_value(ctx, colour, s, depth - 1)).fold(0.0, f64::max)
             }
         }
     }

@@ -76,13 +76,7 @@ pub fn determinize(state: &Titania, observer: usize, rng: &mut Rng) -> Titania {
 pub fn observation(g: &Titania, observer: usize) -> Value {
     let b = &g.board;
     let fog: Vec<Value> = (0..b.fog_spaces.len())
-        .map(|s| {
-            if g.fog_up >> s & 1 == 1 {
-                json!(b.fog_tiles[g.fog_tile[s] as usize].name())
-            } else {
-                Value::Null
-            }
-        })
+        .map(|s| if g.fog_up >> s & 1 == 1 { json!(b.fog_tiles[g.fog_tile[s] as usize].name()) } else { Value::Null })
         .collect();
     let players: Vec<Value> = (0..g.n)
         .map(|q| {

@@ -8,19 +8,31 @@ use crate::game::{MetricSpec, Record};
 use serde_json::{json, Value};
 
 const METRICS: &[MetricSpec] = &[
-    MetricSpec { name: "tower_points", description: "points from tower floors (3 each, 4 on a decorated site)", nullable: false },
+    MetricSpec {
+        name: "tower_points",
+        description: "points from tower floors (3 each, 4 on a decorated site)",
+        nullable: false,
+    },
     MetricSpec {
         name: "decoration_points",
         description: "points from decorating tower sites (1 per tower icon + 1 per floor already built)",
         nullable: false,
     },
-    MetricSpec { name: "score_tile_points", description: "points from score tiles (added at the end)", nullable: false },
+    MetricSpec {
+        name: "score_tile_points",
+        description: "points from score tiles (added at the end)",
+        nullable: false,
+    },
     MetricSpec {
         name: "space_points",
         description: "points from spaces, bonus spaces and fog tiles showing points",
         nullable: false,
     },
-    MetricSpec { name: "shells_left", description: "shells left at the end, as a value (a large shell is 2)", nullable: false },
+    MetricSpec {
+        name: "shells_left",
+        description: "shells left at the end, as a value (a large shell is 2)",
+        nullable: false,
+    },
     MetricSpec { name: "starfish_left", description: "starfish left at the end", nullable: false },
     MetricSpec { name: "floors_built", description: "tower floors built", nullable: false },
     MetricSpec {
@@ -29,7 +41,11 @@ const METRICS: &[MetricSpec] = &[
         nullable: false,
     },
     MetricSpec { name: "cards_played", description: "voyage cards played", nullable: false },
-    MetricSpec { name: "epoch_1_turns", description: "turns of the first epoch (all players; same for every player of a game)", nullable: false },
+    MetricSpec {
+        name: "epoch_1_turns",
+        description: "turns of the first epoch (all players; same for every player of a game)",
+        nullable: false,
+    },
     MetricSpec {
         name: "epoch_2_turns",
         description: "turns of the second epoch (all players; same for every player of a game)",

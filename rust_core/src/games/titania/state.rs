@@ -66,19 +66,34 @@ pub const KIND_END_DECORATE: u32 = 7;
 pub enum Action {
     /// Play a card of type `card` (index into [`CARD_COLOURS`]) as a ship of `colour`
     /// onto `space`.
-    Play { card: u8, colour: u8, space: u8 },
+    Play {
+        card: u8,
+        colour: u8,
+        space: u8,
+    },
     /// Stop playing cards and draw `count`; ends the turn.
-    Draw { count: u8 },
+    Draw {
+        count: u8,
+    },
     /// The shell colour of a `shells:any` reward.
-    Colour { colour: u8 },
+    Colour {
+        colour: u8,
+    },
     /// Where a ship reward's ship goes.
-    Ship { space: u8 },
+    Ship {
+        space: u8,
+    },
     /// Build the next floor of the `colour` tower on site `site` (site index).
-    Build { site: u8, colour: u8 },
+    Build {
+        site: u8,
+        colour: u8,
+    },
     /// Stop building (after at least one floor).
     EndBuild,
     /// Decorate site `site` (site index) with starfish.
-    Decorate { site: u8 },
+    Decorate {
+        site: u8,
+    },
     EndDecorate,
 }
 
@@ -86,11 +101,19 @@ pub enum Action {
 pub enum Phase {
     Play,
     /// Choose the colour of `n` shells.
-    Colour { n: u8 },
+    Colour {
+        n: u8,
+    },
     /// Place a reward ship of `colour` next to space `from`.
-    Ship { colour: u8, from: u8 },
+    Ship {
+        colour: u8,
+        from: u8,
+    },
     /// Build floors on sites next to `crane`; `built` floors so far.
-    Build { crane: u8, built: u8 },
+    Build {
+        crane: u8,
+        built: u8,
+    },
     Decorate,
     Over,
 }
@@ -466,7 +489,9 @@ impl Titania {
                 let tile = self.board.fog_tiles[self.fog_tile[slot] as usize];
                 if self.fog_up >> slot & 1 == 0 {
                     self.fog_up |= 1 << slot;
-                    self.event(|g| json!({"event": "fog_revealed", "space": g.board.coords[space], "tile": tile.name()}));
+                    self.event(
+                        |g| json!({"event": "fog_revealed", "space": g.board.coords[space], "tile": tile.name()}),
+                    );
                 }
                 self.push(icon(tile));
             }
@@ -531,8 +556,10 @@ impl Titania {
                 if self.ship_supply[c] > 0 && room != 0 {
                     self.phase = Phase::Ship { colour, from: space };
                 } else {
-                    self.event(|_| json!({"event": "ship_reward_lost", "player": p, "reason":
-                        if room == 0 { "no legal neighbouring space" } else { "no ship of that colour left" }}));
+                    self.event(|_| {
+                        json!({"event": "ship_reward_lost", "player": p, "reason":
+                        if room == 0 { "no legal neighbouring space" } else { "no ship of that colour left" }})
+                    });
                 }
             }
             Icon::Points(n) => {
@@ -597,8 +624,10 @@ impl Titania {
         if exhausted || self.stalled() {
             self.stalls += u8::from(!exhausted);
             let reason = if exhausted { "a ship colour's supply is empty" } else { "no ship can be placed any more" };
-            self.event(|g| json!({"event": "epoch_end", "epoch": g.epoch + 1, "reason": reason,
-                                  "ships": g.ship_rows()}));
+            self.event(|g| {
+                json!({"event": "epoch_end", "epoch": g.epoch + 1, "reason": reason,
+                                  "ships": g.ship_rows()})
+            });
             if self.epoch == 1 {
                 self.finish();
                 return;
@@ -696,7 +725,11 @@ impl Titania {
                         Kind::Crane => "C.".into(),
                         Kind::Fog => {
                             let slot = self.board.fog_slot[i] as usize;
-                            if self.fog_up >> slot & 1 == 1 { "f.".into() } else { "F.".into() }
+                            if self.fog_up >> slot & 1 == 1 {
+                                "f.".into()
+                            } else {
+                                "F.".into()
+                            }
                         }
                         Kind::Bonus(_) => "B.".into(),
                         _ => "..".into(),
@@ -726,6 +759,7 @@ impl Titania {
     // ------------------------------------------------------------- checks
 
     /// Conservation and consistency of the position (for tests and the invariant run).
+    #[allow(clippy::needless_range_loop)] // parallel arrays indexed by colour and card type
     pub fn check_invariants(&self) -> Result<(), String> {
         let b = &self.board;
         let mut on_board = [0u8; 3];
@@ -796,9 +830,8 @@ impl Titania {
                 return Err(format!("shells of colour {c} not conserved"));
             }
         }
-        let stars: u32 = ps.iter().map(|p| p.stars as u32).sum::<u32>()
-            + self.decorated.count_ones()
-            + self.star_supply as u32;
+        let stars: u32 =
+            ps.iter().map(|p| p.stars as u32).sum::<u32>() + self.decorated.count_ones() + self.star_supply as u32;
         if stars != STARFISH as u32 {
             return Err(format!("starfish not conserved: {stars}"));
         }
@@ -928,7 +961,9 @@ impl Game for Titania {
             }
             Phase::Colour { .. } => {
                 if want(KIND_COLOUR) {
-                    out.extend((0..4).filter(|&c| self.shell_supply[c] > 0).map(|c| Action::Colour { colour: c as u8 }));
+                    out.extend(
+                        (0..4).filter(|&c| self.shell_supply[c] > 0).map(|c| Action::Colour { colour: c as u8 }),
+                    );
                 }
             }
             Phase::Ship { colour, from } => {
@@ -969,34 +1004,36 @@ impl Game for Titania {
     fn is_legal(&self, p: usize, a: &Action) -> bool {
         p == self.current
             && match (self.phase, *a) {
-               (Phase::Play, Action::Play { card, colour, space }) => {
-                   self.played < CARDS_PER_TURN
-                       && (card as usize) < 6
-                       && colour < 3
-                       && (space as usize) < self.board.len()
-                       && self.players[p].hand[card as usize] > 0
-                       && CARD_COLOURS[card as usize] >> colour & 1 == 1
-                       && self.targets(p, colour as usize) >> space & 1 == 1
-               }
-               (Phase::Play, Action::Draw { count }) => count <= self.max_draw(),
-               (Phase::Colour { .. }, Action::Colour { colour }) => colour < 4 && self.shell_supply[colour as usize] > 0,
-               (Phase::Ship { colour, from }, Action::Ship { space }) => {
-                   (space as usize) < self.board.len()
-                       && self.enterable(p, colour as usize, self.board.neigh[from as usize]) >> space & 1 == 1
-               }
-               (Phase::Build { crane, .. }, Action::Build { site, colour }) => {
-                   (site as usize) < self.board.sites.len()
-                       && colour < 4
-                       && self.board.near_sites[crane as usize] >> site & 1 == 1
-                       && self.can_build(p, site as usize, colour as usize)
-               }
-               (Phase::Build { built, .. }, Action::EndBuild) => built > 0,
-               (Phase::Decorate, Action::Decorate { site }) => {
-                   (site as usize) < self.board.sites.len() && self.can_decorate(p, site as usize)
-               }
-               (Phase::Decorate, Action::EndDecorate) => true,
-               _ => false,
-           }
+                (Phase::Play, Action::Play { card, colour, space }) => {
+                    self.played < CARDS_PER_TURN
+                        && (card as usize) < 6
+                        && colour < 3
+                        && (space as usize) < self.board.len()
+                        && self.players[p].hand[card as usize] > 0
+                        && CARD_COLOURS[card as usize] >> colour & 1 == 1
+                        && self.targets(p, colour as usize) >> space & 1 == 1
+                }
+                (Phase::Play, Action::Draw { count }) => count <= self.max_draw(),
+                (Phase::Colour { .. }, Action::Colour { colour }) => {
+                    colour < 4 && self.shell_supply[colour as usize] > 0
+                }
+                (Phase::Ship { colour, from }, Action::Ship { space }) => {
+                    (space as usize) < self.board.len()
+                        && self.enterable(p, colour as usize, self.board.neigh[from as usize]) >> space & 1 == 1
+                }
+                (Phase::Build { crane, .. }, Action::Build { site, colour }) => {
+                    (site as usize) < self.board.sites.len()
+                        && colour < 4
+                        && self.board.near_sites[crane as usize] >> site & 1 == 1
+                        && self.can_build(p, site as usize, colour as usize)
+                }
+                (Phase::Build { built, .. }, Action::EndBuild) => built > 0,
+                (Phase::Decorate, Action::Decorate { site }) => {
+                    (site as usize) < self.board.sites.len() && self.can_decorate(p, site as usize)
+                }
+                (Phase::Decorate, Action::EndDecorate) => true,
+                _ => false,
+            }
     }
     fn apply(&mut self, p: usize, a: Action) {
         debug_assert!(self.is_legal(p, &a), "illegal {a:?} in {:?}", self.phase);
