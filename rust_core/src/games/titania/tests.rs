@@ -614,6 +614,30 @@ fn the_epoch_ends_after_the_turn_that_empties_a_supply() {
 }
 
 #[test]
+fn the_epoch_ends_when_no_ship_can_be_placed_any_more() {
+    let mut g = game(2, 6);
+    assert!(!g.stalled());
+    // Fill every space a red ship could enter with blue and yellow ships: red is blocked.
+    for s in spaces(g.reach[RED] & g.board.ship_spaces & !g.full & !g.has[RED] & !g.board.cranes) {
+        for c in [BLUE, YELLOW] {
+            if g.ships[s] >> c & 1 == 0 && g.ships[s].count_ones() < 2 {
+                g.put_ship(c, s);
+            }
+        }
+    }
+    assert_eq!(g.targets(0, RED), 0);
+    g.check_invariants().unwrap();
+    assert!(!g.stalled(), "blue and yellow can still sail");
+    // An artificial position: no space is next to a ship of any colour (the frontier
+    // caches emptied), though every supply holds ships.
+    g.reach = [0; 3];
+    assert!(g.stalled());
+    assert!(g.ship_supply.iter().all(|&s| s > 0), "no supply is empty");
+    g.apply_ok(Action::Draw { count: 0 });
+    assert_eq!((g.epoch, g.stalls), (1, 1), "the epoch ends after the turn");
+}
+
+#[test]
 fn the_game_ends_after_the_second_epoch_with_score_tiles_added() {
     let mut g = game(2, 7);
     g.epoch = 1;
