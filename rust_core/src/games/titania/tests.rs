@@ -846,3 +846,21 @@ fn every_agent_plays_through_the_batch_runner() {
     let greedy: f64 = cols.win.iter().zip(&cols.player).filter(|(_, p)| **p == 0).map(|(w, _)| w).sum();
     assert!(greedy >= 190.0, "greedy won {greedy} of 200");
 }
+
+#[test]
+fn the_board_option_reads_the_text_given_and_refuses_bad_boards() {
+    use serde_json::json;
+    let mut files = crate::options::Files::new();
+    files.insert("b.txt".into(), BUILTIN.replace("space   4  -2  crane", "space   4  -2  reward  points:1"));
+    let err = Titania::parse_variant(&json!({"board": "b.txt"}), 2, &files).unwrap_err().to_string();
+    assert!(err.contains("\"board\"") && err.contains("b.txt"), "{err}");
+    assert!(err.contains("space (4, -1) site: no crane next to it"), "{err}");
+    assert!(Titania::parse_variant(&json!({"board": "none.txt"}), 2, &files).is_err(), "no text given");
+    assert!(Titania::parse_variant(&json!({"board": 3}), 2, &files).is_err());
+    files.insert("ok.txt".into(), BUILTIN.to_string());
+    let v = Titania::parse_variant(&json!({"board": "ok.txt"}), 2, &files).unwrap();
+    assert_eq!(&*v.board_source, "ok.txt");
+    assert_eq!(*v.board, Board::builtin());
+    let d = Titania::parse_variant(&json!({}), 3, &files).unwrap();
+    assert_eq!(&*d.board_source, "built-in");
+}

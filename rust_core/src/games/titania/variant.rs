@@ -3,7 +3,7 @@
 use super::board::Board;
 use crate::error::{Error, Result};
 use crate::options::{Files, OptionSpec, Options};
-use serde_json::{json, Value};
+use serde_json::Value;
 use std::sync::Arc;
 
 #[derive(Debug, Clone)]
@@ -31,14 +31,12 @@ pub fn parse(value: &Value, _n_players: usize, files: &Files) -> Result<Variant>
     match o.file("board", files)? {
         None => Ok(Variant { board: Arc::new(Board::builtin()), board_source: Arc::from("built-in") }),
         Some((path, text)) => {
-            let board = Board::parse(text)
-                .map_err(|m| Error::Invalid(format!("variant option \"board\": board file {path:?}: {m}")))?;
+            let board = Board::parse(text).map_err(|message| Error::BadFile {
+                option: "board".into(),
+                path: path.clone(),
+                message,
+            })?;
             Ok(Variant { board: Arc::new(board), board_source: Arc::from(path.as_str()) })
         }
     }
-}
-
-/// The schema's default as JSON (for tests).
-pub fn default_json() -> Value {
-    json!({"board": null})
 }
