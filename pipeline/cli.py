@@ -159,6 +159,12 @@ def build_parser() -> argparse.ArgumentParser:
     report.add_argument(
         "--reports", type=Path, default=Path("reports"), help="reports root (default: reports)"
     )
+    report.add_argument(
+        "--allow-partial",
+        action="store_true",
+        help="analyse an incomplete run (missing games or files that failed validation); "
+        "prints the share of the planned games analysed",
+    )
     report.set_defaults(func=cmd_report)
 
     strength = sub.add_parser(
@@ -182,13 +188,23 @@ def fail(message: str) -> int:
     return 2
 
 
-def write_report(run_dir: Path, reports_root: Path, quiet: bool = False) -> int:
+def write_report(run_dir: Path, reports_root: Path, quiet: bool = False, allow_partial: bool = False) -> int:
+    from .rundir import IncompleteRun, RunFormatError, verify_run
+
     try:
+        from analysis.load import DuplicateKeys
         from analysis.report import write_report as _write_report
     except ImportError:
         print("note: analysis.report is not available yet; no report written", file=sys.stderr)
         return 0
-    index = _write_report(run_dir, reports_root)
+    try:
+        index = _write_report(run_dir, reports_root, allow_partial=allow_partial)
+    except (IncompleteRun, RunFormatError, DuplicateKeys) as exc:
+        return fail(str(exc))
+    if allow_partial:
+        done, planned = verify_run(run_dir).share()
+        share = done / planned if planned else 0.0
+        print(f"analysed {done:,} of {planned:,} planned games ({share:.1%})", file=sys.stderr)
     if not quiet:
         print(f"report: {index}")
     return 0
@@ -197,7 +213,9 @@ def write_report(run_dir: Path, reports_root: Path, quiet: bool = False) -> int:
 def cmd_run(args: argparse.Namespace) -> int:
     from . import manifest
     from .replay import parse_variant
-    from .runner import DirectoryBusy, run_study
+    from .rundir import RunFormatError, RunWriteError
+    from .runner import DirectoryBusy, RunOptionError, run_study
+    from .sink import UnreadableData
 
     try:
         study = study_mod.load_study(args.study, args.games, parse_variant(args.variant))
@@ -205,11 +223,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         return fail(str(exc))
     if args.max_games is not None and args.precision is None:
         return fail("--max-games: only with --precision")
-    if args.task_seconds <= 0:
-        return fail(f"--task-seconds: must be positive, got {args.task_seconds}")
     out = args.out or Path("runs") / study.name
-    if out.exists() and not out.is_dir():
-        return fail(f"--out {out}: exists and is not a directory")
     try:
         man = run_study(
             study,
@@ -223,16 +237,25 @@ def cmd_run(args: argparse.Namespace) -> int:
             precision=args.precision,
             max_games=args.max_games,
         )
-    except (manifest.ManifestMismatch, DirectoryBusy, study_mod.StudyError) as exc:
+    except (
+        manifest.ManifestMismatch,
+        DirectoryBusy,
+        study_mod.StudyError,
+        RunOptionError,
+        RunFormatError,
+    ) as exc:
         return fail(str(exc))
+    except (RunWriteError, UnreadableData) as exc:
+        print(f"balancelab: error: {exc}; the batches written so far are kept", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         print("interrupted; run the same command again to continue", file=sys.stderr)
         return 130
     if not args.quiet:
-        rate = man.get("games_per_second")
+        rate = man.games_per_second
         print(
-            f"{study.name}: {man['games_done']} games in {out} "
-            f"({man['wall_seconds']:.1f} s{f', {rate:,.0f} games/s while playing' if rate else ''})"
+            f"{study.name}: {man.games_done} games in {out} "
+            f"({man.wall_seconds or 0:.1f} s{f', {rate:,.0f} games/s while playing' if rate else ''})"
         )
     if args.no_report:
         return 0
@@ -271,14 +294,15 @@ def cmd_replay(args: argparse.Namespace) -> int:
         except ValueError as exc:
             return fail(str(exc))
         print(json.dumps(log, indent=1) if args.json else replay.format_log(log))
+        note = sys.stderr if args.json else sys.stdout  # --json: stdout holds the JSON only
         if not recorded:
-            print(f"(game {args.game_index} is not in the data of {args.run} yet)")
+            print(f"(game {args.game_index} is not in the data of {args.run} yet)", file=note)
             return 0
         problems = replay.mismatches(log, recorded)
         if problems:
             print("MISMATCH with the recorded rows:\n  " + "\n  ".join(problems), file=sys.stderr)
             return 1
-        print(f"(matches the {len(recorded)} rows recorded in {args.run})")
+        print(f"(matches the {len(recorded)} rows recorded in {args.run})", file=note)
         return 0
     if not args.game:
         return fail(f"replay: give GAME (one of {', '.join(rust_core.games())}) or --run DIR")
@@ -299,16 +323,21 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def cmd_report(args: argparse.Namespace) -> int:
-    if not (args.run_dir / "manifest.json").exists():
+    from .rundir import manifest_path
+
+    if not manifest_path(args.run_dir).exists():
         return fail(f"{args.run_dir}: no manifest.json; not a run directory")
-    return write_report(args.run_dir, args.reports)
+    return write_report(args.run_dir, args.reports, allow_partial=args.allow_partial)
 
 
 def cmd_strength(args: argparse.Namespace) -> int:
-    from analysis.strength import analyse_strength, format_strength, write_strength
+    from analysis.report import write_strength
+    from analysis.strength import analyse_strength, format_strength
+
+    from .rundir import manifest_path
 
     for run_dir in args.run_dirs:
-        if not (run_dir / "manifest.json").exists():
+        if not manifest_path(run_dir).exists():
             return fail(f"{run_dir}: no manifest.json; not a run directory")
     try:
         st = analyse_strength(*args.run_dirs, anchor=args.anchor)

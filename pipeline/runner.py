@@ -5,19 +5,31 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import math
+import sys
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from . import manifest, sink
 from .distribute import Progress, ray_session, read_files, run_batches
 from .plan import BatchSizer, missing_ranges
+from .rundir import MAX_GAMES, Manifest, RunWriteError
+from .rundir.layout import LOCK
 from .study import Study, games_for
 
 DEFAULT_MAX_GAMES = 1_000_000
 MANIFEST_EVERY_S = 5.0
+MAX_TASK_SECONDS = 3600.0
+
+
+class RunOptionError(ValueError):
+    """A bad option of ``run_study``/``balancelab run``: ``field`` names it."""
+
+    def __init__(self, field_name: str, message: str) -> None:
+        self.field = field_name
+        super().__init__(f"{field_name}: {message}")
 
 
 def _say(quiet: bool, message: str) -> None:
@@ -25,9 +37,31 @@ def _say(quiet: bool, message: str) -> None:
         print(message, flush=True)
 
 
-def prepare(study: Study, out: Path) -> tuple[Study, dict[str, Any] | None]:
-    """Refuses a directory holding another study, or files of the study changed since it was
-    loaded (:class:`StudyError`); returns the study and the old manifest."""
+def _warn(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
+
+def check_options(
+    target_seconds: float, batch_games: int | None, max_games: int | None, precision: float | None
+) -> None:
+    """Refuses non-finite or out-of-range options before anything is started or written."""
+    if not (math.isfinite(target_seconds) and 0 < target_seconds <= MAX_TASK_SECONDS):
+        raise RunOptionError(
+            "--task-seconds",
+            f"must be a number of seconds in (0, {MAX_TASK_SECONDS:g}], got {target_seconds}",
+        )
+    for name, value in (("--batch-games", batch_games), ("--max-games", max_games)):
+        if value is not None and not 1 <= value <= MAX_GAMES:
+            raise RunOptionError(name, f"must be an integer 1..{MAX_GAMES}, got {value}")
+    if precision is not None and not (math.isfinite(precision) and 0 < precision < 1):
+        raise RunOptionError("--precision", f"must be a number in (0, 1), got {precision}")
+
+
+def prepare(study: Study, out: Path) -> tuple[Study, Manifest | None]:
+    """Refuses a directory that is not a run of this study and engine, or files of the study
+    changed since it was loaded (:class:`StudyError`); returns the study and the old manifest."""
+    if out.exists() and not out.is_dir():
+        raise manifest.ManifestMismatch(f"--out {out}: exists and is not a directory")
     old = manifest.read(out)
     manifest.check_compatible(out, study, old)
     read_files(study)
@@ -51,7 +85,11 @@ class DirectoryBusy(ValueError):
 @contextlib.contextmanager
 def exclusive(out: Path) -> Iterator[None]:
     """Holds ``out/.lock`` for the run (released by the OS even if the process is killed)."""
-    with open(out / ".lock", "w") as fh:
+    try:
+        fh = open(out / LOCK, "w")  # closed by the with below, after the lock is released
+    except OSError as exc:
+        raise RunWriteError(out / LOCK, exc) from exc
+    with fh:
         try:
             fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
@@ -102,159 +140,165 @@ def grow(study: Study, widths: dict[str, float], target: float, max_games: int) 
     return replace(study, cells=cells) if grew else None
 
 
-def run_study(
-    study: Study,
-    out: Path,
-    *,
-    workers: int | None = None,
-    address: str | None = None,
-    batch_games: int | None = None,
-    target_seconds: float = 2.0,
-    progress: bool = True,
-    quiet: bool = False,
-    precision: float | None = None,
-    max_games: int | None = None,
-    on_written: Callable[[Progress], None] | None = None,
-) -> dict[str, Any]:
+@dataclass
+class RunConfig:
+    """How to run (not what: that is the study)."""
+
+    workers: int | None = None
+    address: str | None = None
+    batch_games: int | None = None
+    target_seconds: float = 2.0
+    progress: bool = True
+    quiet: bool = False
+    precision: float | None = None
+    max_games: int | None = None
+    on_written: Callable[[Progress], None] | None = None
+
+
+def run_study(study: Study, out: Path, **options: Any) -> Manifest:
     """Plays every missing game of ``study`` into ``out`` and returns the final manifest.
 
-    Raises :class:`manifest.ManifestMismatch` (before starting anything) if ``out`` holds another study,
-    :class:`StudyError` if a file of the study changed since it was loaded, :class:`DirectoryBusy` if
-    another run is writing to ``out``.
+    ``options`` are the fields of :class:`RunConfig`. Raises (before starting or writing anything)
+    :class:`RunOptionError` for a bad option, :class:`manifest.ManifestMismatch` if ``out`` holds
+    another study or is not a run directory, :class:`manifest.EngineChanged` if it was played by
+    other rules or agent versions, :class:`pipeline.rundir.RunFormatError` for a manifest of
+    another format, :class:`StudyError` if a file of the study changed since it was loaded,
+    :class:`DirectoryBusy` if another run is writing to ``out``, :class:`sink.UnreadableData` if
+    a batch file cannot be read; :class:`pipeline.rundir.RunWriteError` if writing fails.
     """
+    cfg = RunConfig(**options)
+    check_options(cfg.target_seconds, cfg.batch_games, cfg.max_games, cfg.precision)
     t_start = time.perf_counter()
     prepare(study, out)  # refuse another study before creating anything
-    out.mkdir(parents=True, exist_ok=True)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise RunWriteError(out, exc) from exc
     with exclusive(out):
         study, old = prepare(study, out)
-        return _run_locked(
-            study,
-            old,
-            out,
-            t_start,
-            workers,
-            address,
-            batch_games,
-            target_seconds,
-            progress,
-            quiet,
-            precision,
-            max_games,
-            on_written,
-        )
+        scan = sink.scan(out, study)
+        for rel, why in scan.removed:
+            _warn(f"playing again {rel}: {why}")
+        for rel in scan.strays:
+            _warn(f"ignoring {rel}: not a batch file of this run (no reader uses it; delete it if unwanted)")
+        for note in scan.notes:
+            _warn(f"note: {note}")
+        study = fit_to_data(study, scan.covered)
+        man = manifest.new(study, old)
+        man.games_done = sum(scan.games(c.id) for c in study.cells)
+        manifest.write(out, man)  # before Ray starts: data never lies in a directory without one
+        compute, played = _play(study, out, man, scan, cfg)
+    man.finished = manifest.now()
+    man.wall_seconds = round(time.perf_counter() - t_start, 3)
+    man.compute_seconds = round(compute, 3)
+    man.games_played = played  # by this invocation (games_done counts the whole directory)
+    man.games_per_second = round(played / compute, 1) if compute > 0 else None
+    manifest.write(out, man)
+    return man
 
 
-def _run_locked(
-    study: Study,
-    old: dict[str, Any] | None,
-    out: Path,
-    t_start: float,
-    workers: int | None,
-    address: str | None,
-    batch_games: int | None,
-    target_seconds: float,
-    progress: bool,
-    quiet: bool,
-    precision: float | None,
-    max_games: int | None,
-    on_written: Callable[[Progress], None] | None,
-) -> dict[str, Any]:
-    scan = sink.scan(out, study)
-    for path, why in scan.removed:
-        _say(quiet, f"recomputing {path.relative_to(out)}: {why}")
-    study = fit_to_data(study, scan.covered)
-    man = manifest.new(study, old)
-    compute = 0.0
-    played = 0
-    done = sum(scan.games(c.id) for c in study.cells)
-    man["games_done"] = done
-    with ray_session(workers, address) as concurrency:
-        man["workers"] = concurrency
-        manifest.write(out, man)
-        sizer = BatchSizer(study, target_seconds=target_seconds, fixed_games=batch_games)
-        bar = None
-        if progress:
-            from tqdm import tqdm
+class _Writer:
+    """Rewrites the manifest's progress at most every :data:`MANIFEST_EVERY_S` seconds."""
 
-            bar = tqdm(
-                total=sum(c.games for c in study.cells),
-                initial=done,
-                unit="games",
-                unit_scale=True,
-                smoothing=0.05,
-                dynamic_ncols=True,
-                desc=study.name,
-            )
-        cap = max_games or max(DEFAULT_MAX_GAMES, max(c.games for c in study.cells))
-        state = {"last_write": time.monotonic(), "base_done": done}
+    def __init__(self, out: Path, man: Manifest, on_written: Callable[[Progress], None] | None) -> None:
+        self.out, self.man, self.on_written = out, man, on_written
+        self.last = time.monotonic()
+        self.base_done = man.games_done
 
-        def written(p: Progress) -> None:
-            if time.monotonic() - state["last_write"] > MANIFEST_EVERY_S:
-                man["games_done"] = state["base_done"] + p.games_done
-                manifest.write(out, man)
-                state["last_write"] = time.monotonic()
-            if on_written is not None:
-                on_written(p)
+    def __call__(self, p: Progress) -> None:
+        if time.monotonic() - self.last > MANIFEST_EVERY_S:
+            self.man.games_done = self.base_done + p.games_done
+            manifest.write(self.out, self.man)
+            self.last = time.monotonic()
+        if self.on_written is not None:
+            self.on_written(p)
 
+
+def _progress_bar(study: Study, done: int) -> Any:
+    from tqdm import tqdm
+
+    return tqdm(
+        total=sum(c.games for c in study.cells),
+        initial=done,
+        unit="games",
+        unit_scale=True,
+        smoothing=0.05,
+        dynamic_ncols=True,
+        desc=study.name,
+    )
+
+
+def _play(study: Study, out: Path, man: Manifest, scan: sink.Scan, cfg: RunConfig) -> tuple[float, int]:
+    """Plays rounds (one, or more with ``precision``) on Ray; returns compute seconds and games played."""
+    compute, played = 0.0, 0
+    with ray_session(cfg.workers, cfg.address) as concurrency:
+        man.workers = concurrency
+        sizer = BatchSizer(study, target_seconds=cfg.target_seconds, fixed_games=cfg.batch_games)
+        bar = _progress_bar(study, man.games_done) if cfg.progress else None
+        cap = cfg.max_games or max(DEFAULT_MAX_GAMES, max(c.games for c in study.cells))
+        writer = _Writer(out, man, cfg.on_written)
+        covered = scan.covered
         try:
-            rounds = 0
             while True:
-                rounds += 1
-                covered = sink.scan(out, study).covered if rounds > 1 else scan.covered
                 gaps = {c.id: missing_ranges(c.games, covered.get(c.id, [])) for c in study.cells}
-                state["base_done"] = base_done = man["games_done"]
+                writer.base_done = base_done = man.games_done
                 t0 = time.perf_counter()
-                stats = run_batches(study, out, gaps, concurrency, sizer, written, progress_bar=bar)
+                stats = run_batches(study, out, gaps, concurrency, sizer, writer, progress_bar=bar)
                 compute += time.perf_counter() - t0
-                man["games_done"] = base_done + stats.games
                 played += stats.games
-                for key in ("task_seconds", "task_cpu_seconds", "write_seconds"):
-                    man[key] = round(man.get(key, 0.0) + getattr(stats, key), 3)
-                for key in ("batches", "resubmitted"):
-                    man[key] = man.get(key, 0) + getattr(stats, key)
-                man["study"] = study.to_dict()
-                man["games_planned"] = sum(c.games for c in study.cells)
+                _account(man, stats, base_done, study)
                 manifest.write(out, man)
-                if precision is None:
-                    break
-                widths = halfwidths(out)
-                if widths is None:
-                    _say(
-                        quiet,
-                        "note: --precision needs analysis.precision.max_halfwidths, which is not "
-                        "available; stopping after one round",
-                    )
-                    break
-                man.setdefault("precision_rounds", []).append(
-                    {"games": {c.id: c.games for c in study.cells}, "halfwidths": widths}
-                )
-                grown = grow(study, widths, precision, cap)
+                grown = _next_round(study, out, man, cfg, cap) if cfg.precision is not None else None
                 if grown is None:
-                    worst = max(widths.values()) if widths else float("nan")
-                    reached = all(w <= precision for w in widths.values())
-                    _say(
-                        quiet,
-                        f"precision: largest half-width {worst:.4f} "
-                        f"({'target reached' if reached else 'game cap reached'})",
-                    )
                     break
                 study = grown
-                man["study"] = study.to_dict()
+                man.study = study.to_spec()
                 if bar is not None:
                     bar.total = sum(c.games for c in study.cells)
                     bar.refresh()
-                _say(
-                    quiet,
-                    f"precision: largest half-width {max(widths.values()):.4f} > {precision}; "
-                    f"playing up to {max(c.games for c in study.cells)} games per cell",
-                )
+                covered = sink.scan(out, study).covered
         finally:
             if bar is not None:
                 bar.close()
-    man["finished"] = manifest.now()
-    man["wall_seconds"] = round(time.perf_counter() - t_start, 3)
-    man["compute_seconds"] = round(compute, 3)
-    man["games_played"] = played  # by this invocation (games_done counts the whole directory)
-    man["games_per_second"] = round(played / compute, 1) if compute > 0 else None
-    manifest.write(out, man)
-    return man
+    return compute, played
+
+
+def _account(man: Manifest, stats: Any, base_done: int, study: Study) -> None:
+    man.games_done = base_done + stats.games
+    man.task_seconds = round(man.task_seconds + stats.task_seconds, 3)
+    man.task_cpu_seconds = round(man.task_cpu_seconds + stats.task_cpu_seconds, 3)
+    man.write_seconds = round(man.write_seconds + stats.write_seconds, 3)
+    man.batches += stats.batches
+    man.resubmitted += stats.resubmitted
+    man.study = study.to_spec()
+    man.games_planned = sum(c.games for c in study.cells)
+
+
+def _next_round(study: Study, out: Path, man: Manifest, cfg: RunConfig, cap: int) -> Study | None:
+    """The study grown for the next precision round, or ``None`` when done."""
+    assert cfg.precision is not None
+    widths = halfwidths(out)
+    if widths is None:
+        _say(
+            cfg.quiet,
+            "note: --precision needs analysis.precision.max_halfwidths, which is not available; "
+            "stopping after one round",
+        )
+        return None
+    man.precision_rounds.append({"games": {c.id: c.games for c in study.cells}, "halfwidths": widths})
+    grown = grow(study, widths, cfg.precision, cap)
+    worst = max(widths.values()) if widths else float("nan")
+    if grown is None:
+        reached = all(w <= cfg.precision for w in widths.values())
+        _say(
+            cfg.quiet,
+            f"precision: largest half-width {worst:.4f} "
+            f"({'target reached' if reached else 'game cap reached'})",
+        )
+        return None
+    _say(
+        cfg.quiet,
+        f"precision: largest half-width {worst:.4f} > {cfg.precision}; "
+        f"playing up to {max(c.games for c in grown.cells)} games per cell",
+    )
+    return grown

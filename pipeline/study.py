@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import hashlib
 import itertools
+import json
 import os
 import re
 import sys
@@ -38,15 +39,29 @@ from typing import Any
 
 import rust_core
 
+from .rundir import CellSpec, StudySpec
+from .rundir.layout import MAX_GAMES
+
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover - exercised on 3.10 only
     import tomli as tomllib
 
 SAFE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*$")
-TOP_KEYS = ("name", "description", "game", "seed", "games_per_cell", "pair_seats", "variant", "grid")
-GRID_KEYS = ("players", "agents", "variants", "options")
+TOP_KEYS = (
+    "name",
+    "description",
+    "game",
+    "seed",
+    "games_per_cell",
+    "pair_seats",
+    "practical_threshold",
+    "variant",
+    "grid",
+)
+GRID_KEYS = ("players", "agents", "ladder", "variants", "options")
 LINEUP_KEYS = ("agents", "games")
+RUNG_KEYS = ("agent", "games")
 MAX_SEED = 2**63 - 1
 
 
@@ -96,6 +111,10 @@ class Study:
     cells: list[Cell] = field(default_factory=list)
     #: SHA-256 of every file named by a path option of a cell, by absolute path.
     files: dict[str, str] = field(default_factory=dict)
+    #: Smallest difference of win rate that matters to the report (a share; None: its default).
+    practical_threshold: float | None = None
+    #: The skill ladder's agent specs, weakest first (empty: no ladder); see :func:`ladder_cells`.
+    ladder: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -108,7 +127,19 @@ class Study:
             "source": self.source,
             "cells": [c.to_dict() for c in self.cells],
             "files": dict(self.files),
+            "practical_threshold": self.practical_threshold,
+            "ladder": list(self.ladder),
         }
+
+    def to_spec(self) -> StudySpec:
+        """The study as the manifest records it."""
+        cells = [
+            CellSpec(c.id, c.label, c.n_players, dict(c.variant), list(c.agents), c.games) for c in self.cells
+        ]
+        return StudySpec(
+            self.name, self.description, self.game, self.seed, self.games_per_cell, self.pair_seats,
+            self.source, cells, dict(self.files), self.practical_threshold, list(self.ladder),
+        )  # fmt: skip
 
     def cell(self, cell_id: str) -> Cell:
         for c in self.cells:
@@ -119,9 +150,9 @@ class Study:
     def with_games(self, games_per_cell: int) -> Study:
         """The same study with ``games_per_cell`` games in every cell (rounded up for seat pairs),
         line-ups with their own ``games`` included."""
-        if games_per_cell < 1:
+        if not 1 <= games_per_cell <= MAX_GAMES:
             raise StudyError(
-                self.source, "games_per_cell", f"must be a positive integer, got {games_per_cell}"
+                self.source, "games_per_cell", f"must be an integer 1..{MAX_GAMES}, got {games_per_cell}"
             )
         cells = [
             replace(c, games=games_for(games_per_cell, c.n_players, self.pair_seats)) for c in self.cells
@@ -271,9 +302,9 @@ def parse_study(
     if game not in allowed_games:
         raise ck.fail("game", f"unknown game {game!r}; allowed: {', '.join(allowed_games)}")
     seed = ck.integer(data, "seed", 0, MAX_SEED)
-    games = ck.integer(data, "games_per_cell", 1, 10**12)
-    if games_per_cell is not None and games_per_cell < 1:
-        raise ck.fail("games_per_cell", f"must be a positive integer, got {games_per_cell}")
+    games = ck.integer(data, "games_per_cell", 1, MAX_GAMES)
+    if games_per_cell is not None and not 1 <= games_per_cell <= MAX_GAMES:
+        raise StudyError(source, "--games", f"must be an integer 1..{MAX_GAMES}, got {games_per_cell}")
     default_games = games if games_per_cell is None else games_per_cell
     pair_seats = data.get("pair_seats", False)
     if not isinstance(pair_seats, bool):
@@ -317,8 +348,9 @@ def parse_study(
     if len(set(players)) != len(players):
         raise ck.fail("grid.players", f"repeated player count in {players}")
 
-    lineups_raw = grid.get("agents")
-    if not isinstance(lineups_raw, list) or not lineups_raw:
+    ladder = _parse_ladder(ck, grid.get("ladder"), game)
+    lineups_raw = grid.get("agents", [] if ladder else None)
+    if not isinstance(lineups_raw, list) or (not lineups_raw and not ladder):
         raise ck.fail(
             "grid.agents",
             "must be a non-empty array of line-ups: an agent spec (every seat), an array of specs "
@@ -336,8 +368,12 @@ def parse_study(
                 raise ck.fail(f"{where}.agents", "missing (an agent spec or an array of specs)")
             if "games" in entry:
                 own_games = entry["games"]
-                if isinstance(own_games, bool) or not isinstance(own_games, int) or own_games < 1:
-                    raise ck.fail(f"{where}.games", f"must be a positive integer, got {own_games!r}")
+                if (
+                    isinstance(own_games, bool)
+                    or not isinstance(own_games, int)
+                    or not 1 <= own_games <= MAX_GAMES
+                ):
+                    raise ck.fail(f"{where}.games", f"must be an integer 1..{MAX_GAMES}, got {own_games!r}")
             where, entry = f"{where}.agents", entry["agents"]
         if isinstance(entry, str):
             lineups.append(entry)
@@ -347,6 +383,9 @@ def parse_study(
             lineups.append(list(entry))
         else:
             raise ck.fail(where, f"must be an agent spec string or an array of them, got {entry!r}")
+        lineup_games.append(own_games)
+    for spec, own_games in ladder:  # every rung is a self-play line-up
+        lineups.append(spec)
         lineup_games.append(own_games)
 
     presets_raw = grid.get("variants", {"default": {}})
@@ -412,8 +451,9 @@ def parse_study(
                     try:
                         rust_core.validate(game, variant, agents)
                     except ValueError as exc:
-                        where = _blame(
-                            game, n, agents, common, (pname if show_preset else None, preset), axes, combo
+                        named = (pname if show_preset else None, preset)
+                        where = _field_of(exc, named, axes) or _blame(
+                            game, n, agents, common, named, axes, combo
                         )
                         raise ck.fail(where, f"{exc} (cell {'-'.join(parts)})") from None
                     cells.append(
@@ -426,6 +466,7 @@ def parse_study(
                             games=games_for(own_games or default_games, n, pair_seats),
                         )
                     )
+    cells += _step_cells(ck, game, ladder, cells, pair_seats, default_games)
     if not cells:
         raise ck.fail("grid", "the grid has no cells (no line-up fits any player count)")
     ids = [c.id for c in cells]
@@ -434,6 +475,7 @@ def parse_study(
         raise ck.fail(
             "grid", f"cells with the same id: {', '.join(dupes)}; make variant names or values distinct"
         )
+    _refuse_identical(ck, game, cells)
     files: dict[str, str] = {}
     for c in cells:
         for key in sorted(paths & c.variant.keys()):
@@ -441,7 +483,127 @@ def parse_study(
             if isinstance(value, str) and value not in files:
                 files[value] = file_sha256(value)
     files = dict(sorted(files.items()))
-    return Study(name, description, game, seed, default_games, pair_seats, source, cells, files)
+    threshold = data.get("practical_threshold")
+    if threshold is not None and (
+        isinstance(threshold, bool) or not isinstance(threshold, (int, float)) or not 0 < threshold < 1
+    ):
+        raise ck.fail(
+            "practical_threshold", f"must be a share between 0 and 1 (0.01 = 1 point), got {threshold!r}"
+        )
+    return Study(
+        name,
+        description,
+        game,
+        seed,
+        default_games,
+        pair_seats,
+        source,
+        cells,
+        files,
+        None if threshold is None else float(threshold),
+        [spec for spec, _ in ladder],
+    )
+
+
+def _parse_ladder(ck: _Checker, raw: Any, game: str) -> list[tuple[str, int | None]]:
+    """``grid.ladder``: rungs weakest first, each an agent spec or ``{ agent = spec, games = N }``.
+
+    A rung's ``games`` sizes its self-play cells and the head-to-head step from the rung below
+    (kept when ``--games`` changes the rest, like a line-up's ``games``)."""
+    if raw is None:
+        return []
+    shape = (
+        "an array of at least 2 agent specs, weakest first, each a spec string or a table "
+        '{ agent = "mcts:iters=1000", games = N }'
+    )
+    if not isinstance(raw, list) or len(raw) < 2:
+        raise ck.fail("grid.ladder", f"must be {shape}; got {raw!r}; agents: {', '.join(rust_core.agents())}")
+    rungs: list[tuple[str, int | None]] = []
+    for i, entry in enumerate(raw):
+        where, games = f"grid.ladder[{i}]", None
+        if isinstance(entry, dict):
+            ck.unknown_keys(entry, RUNG_KEYS, where)
+            if "agent" not in entry:
+                raise ck.fail(f"{where}.agent", 'missing (an agent spec, e.g. "mcts:iters=300")')
+            games = entry.get("games")
+            if games is not None and (isinstance(games, bool) or not isinstance(games, int) or games < 1):
+                raise ck.fail(f"{where}.games", f"must be a positive integer, got {games!r}")
+            where, entry = f"{where}.agent", entry["agent"]
+        if not isinstance(entry, str):
+            raise ck.fail(where, f"must be an agent spec string, got {_type_name(entry)} {entry!r}")
+        if entry in [r for r, _ in rungs]:
+            raise ck.fail(where, f"rung {entry!r} is already on the ladder; every rung must differ")
+        try:  # the head-to-head steps are 2-player games of the engine's default variant
+            rust_core.validate(game, {}, [entry, entry])
+        except ValueError as exc:
+            raise ck.fail(where, str(exc)) from None
+        rungs.append((entry, games))
+    return rungs
+
+
+def _step_cells(
+    ck: _Checker,
+    game: str,
+    ladder: list[tuple[str, int | None]],
+    cells: list[Cell],
+    pair_seats: bool,
+    default_games: int,
+) -> list[Cell]:
+    """Head-to-head cells between neighbouring rungs: 2 players, lower rung in the first seat
+    (``pair_seats`` rotates it), one per variant of the rungs' self-play cells, ``games`` of the
+    upper rung. They rate the rungs (Bradley–Terry Elo in the report)."""
+    if not ladder:
+        return []
+    first = ladder[0][0]
+    variants: dict[str, tuple[str, str, dict[str, Any]]] = {}
+    for c in cells:  # one entry per variant (id and label without players and line-up)
+        if c.agents == [first] * c.n_players:
+            tail = c.id.split("-", 1)[1] if "-" in c.id else ""
+            mid = c.label.split(", ", 1)[1] if ", " in c.label else ""
+            tail = tail[: -len(slug(first))].rstrip("-")
+            mid = mid[: -len(first)].rstrip(", ")
+            variants.setdefault(tail, (tail, mid, c.variant))
+    out = []
+    for (lower, _), (upper, games) in zip(ladder, ladder[1:], strict=False):
+        for tail, mid, variant in variants.values():
+            agents = [lower, upper]
+            try:
+                rust_core.validate(game, variant, agents)
+            except ValueError as exc:
+                raise ck.fail("grid.ladder", f"{exc} (head-to-head {lower} vs {upper}, 2 players)") from None
+            out.append(
+                Cell(
+                    id="-".join(x for x in ("p2", tail, f"{slug(lower)}_v_{slug(upper)}") if x),
+                    label=", ".join(x for x in ("2 players", mid, f"{lower} vs {upper}") if x),
+                    n_players=2,
+                    variant=variant,
+                    agents=agents,
+                    games=games_for(games or default_games, 2, pair_seats),
+                )
+            )
+    return out
+
+
+def _settings(game: str, cell: Cell) -> str:
+    """A cell's settings with every option at its value (defaults filled in), as canonical JSON."""
+    options = {o["name"]: o["default"] for o in rust_core.variant_schema(game)}
+    options.update(cell.variant)
+    return json.dumps([cell.n_players, options, cell.agents], sort_keys=True)
+
+
+def _refuse_identical(ck: _Checker, game: str, cells: list[Cell]) -> None:
+    """Two cells with the same settings would play the same games and be compared as independent."""
+    seen: dict[str, str] = {}
+    for cell in cells:
+        key = _settings(game, cell)
+        if key in seen:
+            raise ck.fail(
+                "grid",
+                f"cells {seen[key]} and {cell.id} have identical settings ({cell.n_players} players, "
+                f"agents {', '.join(cell.agents)}, the same variant options once defaults are filled in): "
+                "they would play the same games; remove one or make them differ",
+            )
+        seen[key] = cell.id
 
 
 def _fails(game: str, variant: dict[str, Any], agents: list[str]) -> bool:
@@ -450,6 +612,28 @@ def _fails(game: str, variant: dict[str, Any], agents: list[str]) -> bool:
     except ValueError:
         return True
     return False
+
+
+def _field_of(
+    exc: ValueError, preset: tuple[str | None, dict[str, Any]], axes: list[tuple[str, list[Any]]]
+) -> str | None:
+    """The study field named by a structured engine error (``rust_core.EngineError``: ``kind``,
+    ``option``), or ``None`` when the error does not say (then :func:`_blame` finds it)."""
+    if not isinstance(exc, rust_core.EngineError):
+        return None
+    kind, option = str(exc.kind or ""), exc.option
+    if option:
+        if any(key == option for key, _ in axes):
+            return f"grid.options.{option}"
+        pname, options = preset
+        if pname is not None and option in options:
+            return f"grid.variants.{pname}"
+        return "variant"
+    if "agent" in kind:
+        return "grid.agents"
+    if "player" in kind:
+        return "grid.players"
+    return None
 
 
 def _blame(
