@@ -10,18 +10,15 @@ ran. :data:`SECTION` plugs this into the generic analysis and report (see :mod:`
 
 from __future__ import annotations
 
-import pathlib
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import polars as pl
 
+from .content import Block, Interval, Section, Table, TableCell, Text
 from .games import GameSection
+from .model import StudyAnalysis
 from .stats.intervals import ALPHA, mean_ci, unit_means
 from .stats.seats import n_players_of
-
-if TYPE_CHECKING:
-    from .report.build import Doc
-    from .study import StudyAnalysis
 
 __all__ = [
     "BUILTIN_BOARD",
@@ -130,7 +127,7 @@ def _tables(rows: pl.DataFrame, paired: bool) -> dict[str, pl.DataFrame]:
     }
 
 
-def _summary(s: StudyAnalysis) -> list[str]:
+def _scope(s: StudyAnalysis) -> list[str]:
     return [f"{field[0].upper()}{field[1:]}: {text}." for field, text in _board_lines(s)]
 
 
@@ -138,45 +135,54 @@ def _provenance(s: StudyAnalysis) -> list[list[str]]:
     return [[field, text] for field, text in _board_lines(s)]
 
 
-def _report(doc: Doc, s: StudyAnalysis, out: pathlib.Path) -> None:
-    from .report.text import ci
-
-    table = s.table("titania")
-    doc.heading("Titania: points, towers and ships by seat")
-    for field, text in _board_lines(s):
-        doc.para(f"{field[0].upper()}{field[1:]}: {text}.")
-    if not table.height:
-        doc.para("No games recorded.")
-        return
-    doc.para(
-        "Means per player at each seat (seat 0 = start player) with 95% intervals. A player's score is "
-        "tower + decoration + space points + score tiles; ties go to the most starfish and shell pieces left."
-    )
-    header = ["cell", "seat", *[label for _, label in SEAT_METRICS]]
-    rows = []
-    for (cid, seat), part in table.group_by(["cell", "seat"], maintain_order=True):
+def _interval_rows(
+    s: StudyAnalysis, table: pl.DataFrame, keys: list[str], metrics: tuple[tuple[str, str], ...], digits: int
+) -> tuple[tuple[TableCell, ...], ...]:
+    """One table row per group of ``keys`` (cell, and seat shown 1-based) with an interval per metric."""
+    rows: list[tuple[TableCell, ...]] = []
+    for key, part in table.group_by(keys, maintain_order=True):
         by = {r["metric"]: r for r in part.iter_rows(named=True)}
-        rows.append(
-            [
-                s.label(str(cid)),
-                seat,
-                *[ci(by[c]["estimate"], by[c]["lo"], by[c]["hi"], 2) for c, _ in SEAT_METRICS],
-            ]
+        head: list[TableCell] = [s.short(str(key[0]))]
+        if len(key) > 1:
+            head.append(int(key[1]) + 1)  # type: ignore[call-overload]
+        intervals = [Interval(by[c]["estimate"], by[c]["lo"], by[c]["hi"], digits) for c, _ in metrics]
+        rows.append((*head, *intervals))
+    return tuple(rows)
+
+
+def _sections(s: StudyAnalysis) -> list[Section]:
+    table = s.table("titania")
+    blocks: list[Block] = [Text(line) for line in _scope(s)]
+    if not table.height:
+        return [Section(HEADING, (*blocks, Text("No games recorded.")))]
+    blocks.append(
+        Text(
+            "Means per player at each seat (seat 1 = start player) with 95% intervals. A player's score "
+            "is tower + decoration + space points + score tiles; ties go to the most starfish and shell "
+            "pieces left."
         )
-    doc.table(header, rows)
+    )
+    header = ("cell", "seat", *[label for _, label in SEAT_METRICS])
+    blocks.append(Table(header, _interval_rows(s, table, ["cell", "seat"], SEAT_METRICS, 2)))
     epochs = s.table("titania_epochs")
     if epochs.height:
-        lines = []
-        for (cid,), part in epochs.group_by(["cell"], maintain_order=True):
-            by = {r["metric"]: r for r in part.iter_rows(named=True)}
-            lines.append(
-                [
-                    s.label(str(cid)),
-                    *[ci(by[c]["estimate"], by[c]["lo"], by[c]["hi"], 1) for c, _ in EPOCH_METRICS],
-                ]
-            )
-        doc.para("Length of each epoch in turns (an epoch ends after the turn that empties a ship supply).")
-        doc.table(["cell", *[label for _, label in EPOCH_METRICS]], lines)
+        blocks.append(
+            Text("Length of each epoch in turns (an epoch ends after the turn that empties a ship supply).")
+        )
+        header = ("cell", *[label for _, label in EPOCH_METRICS])
+        blocks.append(Table(header, _interval_rows(s, epochs, ["cell"], EPOCH_METRICS, 1)))
+    return [Section(HEADING, tuple(blocks))]
 
 
-SECTION = GameSection(tables=_tables, summary=_summary, provenance=_provenance, report=_report)
+HEADING = "Titania: points, towers and ships by seat"
+
+SECTION = GameSection(
+    tables=_tables,
+    scope=_scope,
+    provenance=_provenance,
+    sections=_sections,
+    methods=(
+        "Titania's per-seat figures and epoch lengths are means over deals (games without paired seats) "
+        "with Student-t intervals."
+    ),
+)

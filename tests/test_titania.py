@@ -183,6 +183,6 @@ def test_report_has_the_titania_section_and_the_builtin_board(tmp_path):
     for label in ("decoration points", "score tiles", "floors built", "ships placed", "shells left"):
         assert label in header
     section = md.split("## Titania", 1)[1].split("\n## ", 1)[0]
-    rows = [x for x in section.splitlines() if x.startswith("| 2 players |") or x.startswith("| 4 players |")]
+    rows = [x for x in section.splitlines() if x.startswith("| 2 players") or x.startswith("| 4 players")]
     assert len(rows) == 2 + 4 + 2  # per seat, then the epoch lengths per cell
     assert "turns of epoch 1" in section
