@@ -66,6 +66,7 @@ __all__ = ["SECTIONS", "AdvantagePart", "GameSection", "LadderValue", "section"]
 SECTIONS: dict[str, str] = {
     "alhambra": "analysis.alhambra",
     "hiroba": "analysis.hiroba",
+    "titania": "analysis.titania",
 }
 
 

@@ -21,10 +21,12 @@ examples:
   balancelab run my-study.toml --out runs/mine --games 200000 --workers 2
   balancelab run alhambra-start-player --precision 0.005 --max-games 400000
   balancelab run hiroba-start-player                # Hiroba, 2-4 players, greedy and mcts self-play
+  balancelab run titania-start-player               # Titania, 2-4 players, greedy and mcts self-play
   balancelab run alhambra-dirk --address HEAD:6379        # join a cluster (or RAY_ADDRESS, ray job submit)
   balancelab replay alhambra --seed 1 --game-index 7 --variant dirk=false --agents random random
   balancelab replay --run runs/alhambra-dirk --cell p2-no_dirk --game-index 7
   balancelab replay hiroba --seed 1 --game-index 0 --agents greedy random --variant tiles=my_tiles.txt
+  balancelab replay titania --seed 1 --game-index 0 --agents greedy random --variant board=my_board.txt
   balancelab report runs/alhambra-dirk
   balancelab strength runs/alhambra-strength runs/alhambra-strength-1000 runs/alhambra-strength-3000
 """

@@ -32,6 +32,7 @@ __all__ = [
     "replay",
     "rules_version",
     "simulate",
+    "titania",
     "validate",
     "variant_schema",
 ]
@@ -176,4 +177,4 @@ def replay(
 
 
 # The games' own helpers need the functions above.
-from . import alhambra, hiroba  # noqa: E402
+from . import alhambra, hiroba, titania  # noqa: E402

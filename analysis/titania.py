@@ -1,0 +1,188 @@
+"""Titania-specific tables: where each seat's points come from (towers, decorations, score tiles,
+spaces), what it builds and plays, what it keeps, how long the epochs last, and which board a
+study played on.
+
+Per seat, each figure is a mean over independent units (games, or deals with ``pair_seats``)
+with a 95% Student-t interval. The board comes from the manifest: the engine's built-in board
+(variant ``board`` null) or a file, named with its path and SHA-256 as recorded when the study
+ran. :data:`SECTION` plugs this into the generic analysis and report (see :mod:`analysis.games`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import polars as pl
+
+from .content import Block, Interval, Section, Table, TableCell, Text
+from .games import GameSection
+from .model import StudyAnalysis
+from .stats.intervals import ALPHA, mean_ci, unit_means
+from .stats.seats import n_players_of
+
+__all__ = [
+    "BUILTIN_BOARD",
+    "EPOCH_METRICS",
+    "SECTION",
+    "SEAT_METRICS",
+    "boards",
+    "epoch_lengths",
+    "seat_metrics",
+]
+
+#: Column and label of each per-seat figure, in report order.
+SEAT_METRICS: tuple[tuple[str, str], ...] = (
+    ("tower_points", "tower points"),
+    ("decoration_points", "decoration points"),
+    ("score_tile_points", "score tiles"),
+    ("space_points", "space points"),
+    ("floors_built", "floors built"),
+    ("ships_placed", "ships placed"),
+    ("cards_played", "cards played"),
+    ("shells_left", "shells left"),
+    ("starfish_left", "starfish left"),
+)
+
+#: Per-game columns (equal for every player of a game): the length of each epoch in turns.
+EPOCH_METRICS: tuple[tuple[str, str], ...] = (
+    ("epoch_1_turns", "turns of epoch 1"),
+    ("epoch_2_turns", "turns of epoch 2"),
+)
+
+BUILTIN_BOARD = "rust_core/data/titania_board.txt"
+
+
+def _estimate_rows(
+    rows: pl.DataFrame, columns: tuple[tuple[str, str], ...], paired: bool, alpha: float
+) -> list:
+    out = []
+    for column, label in columns:
+        values = unit_means(rows, pl.col(column).cast(pl.Float64), paired=paired)["value"].to_numpy()
+        e = mean_ci(values, alpha)
+        out.append(
+            {
+                "metric": column,
+                "label": label,
+                "estimate": e.estimate,
+                "lo": e.lo,
+                "hi": e.hi,
+                "n_units": e.n_units,
+            }
+        )
+    return out
+
+
+def seat_metrics(rows: pl.DataFrame, *, paired: bool, alpha: float = ALPHA) -> pl.DataFrame:
+    """Per seat and figure of :data:`SEAT_METRICS`: ``seat``, ``metric`` (column), ``label``,
+    ``estimate``, ``lo``, ``hi``, ``n_units``."""
+    recs: list[dict[str, Any]] = []
+    for seat in range(n_players_of(rows)):
+        mine = rows.filter(pl.col("seat") == seat)
+        recs.extend({"seat": seat, **r} for r in _estimate_rows(mine, SEAT_METRICS, paired, alpha))
+    return pl.DataFrame(recs)
+
+
+def epoch_lengths(rows: pl.DataFrame, *, paired: bool, alpha: float = ALPHA) -> pl.DataFrame:
+    """Mean turns of each epoch (one value per game, read from seat 0's rows) with intervals."""
+    return pl.DataFrame(_estimate_rows(rows.filter(pl.col("seat") == 0), EPOCH_METRICS, paired, alpha))
+
+
+def boards(manifest: dict[str, Any]) -> list[dict[str, Any]]:
+    """The boards of a run: ``source`` (``"built-in"`` or the file's path), ``sha256`` (of the
+    file as recorded in the manifest; ``None`` for the built-in board) and ``cells`` (ids)."""
+    study = manifest["study"]
+    files = study.get("files", {})
+    found: dict[str | None, list[str]] = {}
+    for cell in study["cells"]:
+        path = (cell.get("variant") or {}).get("board")
+        found.setdefault(path, []).append(str(cell["id"]))
+    return [
+        {"source": path or "built-in", "sha256": files.get(path) if path else None, "cells": cells}
+        for path, cells in found.items()
+    ]
+
+
+def _describe(board: dict[str, Any], rust_core_version: str | None) -> str:
+    if board["sha256"] is None and board["source"] == "built-in":
+        version = f" of rust_core {rust_core_version}" if rust_core_version else ""
+        return f"built-in (the engine's own design, {BUILTIN_BOARD}{version}; not the publisher's)"
+    digest = board["sha256"][:12] if board["sha256"] else "not recorded"
+    return f"file {board['source']} (sha256 {digest})"
+
+
+def _board_lines(s: StudyAnalysis) -> list[tuple[str, str]]:
+    """(field, text) per board; the field names the cells when the study used several boards."""
+    found = boards(s.manifest)
+    version = s.manifest.get("versions", {}).get("rust_core")
+    return [
+        ("board" if len(found) == 1 else f"board of {', '.join(b['cells'])}", _describe(b, version))
+        for b in found
+    ]
+
+
+def _tables(rows: pl.DataFrame, paired: bool) -> dict[str, pl.DataFrame]:
+    return {
+        "titania": seat_metrics(rows, paired=paired),
+        "titania_epochs": epoch_lengths(rows, paired=paired),
+    }
+
+
+def _scope(s: StudyAnalysis) -> list[str]:
+    return [f"{field[0].upper()}{field[1:]}: {text}." for field, text in _board_lines(s)]
+
+
+def _provenance(s: StudyAnalysis) -> list[list[str]]:
+    return [[field, text] for field, text in _board_lines(s)]
+
+
+def _interval_rows(
+    s: StudyAnalysis, table: pl.DataFrame, keys: list[str], metrics: tuple[tuple[str, str], ...], digits: int
+) -> tuple[tuple[TableCell, ...], ...]:
+    """One table row per group of ``keys`` (cell, and seat shown 1-based) with an interval per metric."""
+    rows: list[tuple[TableCell, ...]] = []
+    for key, part in table.group_by(keys, maintain_order=True):
+        by = {r["metric"]: r for r in part.iter_rows(named=True)}
+        head: list[TableCell] = [s.short(str(key[0]))]
+        if len(key) > 1:
+            head.append(int(key[1]) + 1)  # type: ignore[call-overload]
+        intervals = [Interval(by[c]["estimate"], by[c]["lo"], by[c]["hi"], digits) for c, _ in metrics]
+        rows.append((*head, *intervals))
+    return tuple(rows)
+
+
+def _sections(s: StudyAnalysis) -> list[Section]:
+    table = s.table("titania")
+    blocks: list[Block] = [Text(line) for line in _scope(s)]
+    if not table.height:
+        return [Section(HEADING, (*blocks, Text("No games recorded.")))]
+    blocks.append(
+        Text(
+            "Means per player at each seat (seat 1 = start player) with 95% intervals. A player's score "
+            "is tower + decoration + space points + score tiles; ties go to the most starfish and shell "
+            "pieces left."
+        )
+    )
+    header = ("cell", "seat", *[label for _, label in SEAT_METRICS])
+    blocks.append(Table(header, _interval_rows(s, table, ["cell", "seat"], SEAT_METRICS, 2)))
+    epochs = s.table("titania_epochs")
+    if epochs.height:
+        blocks.append(
+            Text("Length of each epoch in turns (an epoch ends after the turn that empties a ship supply).")
+        )
+        header = ("cell", *[label for _, label in EPOCH_METRICS])
+        blocks.append(Table(header, _interval_rows(s, epochs, ["cell"], EPOCH_METRICS, 1)))
+    return [Section(HEADING, tuple(blocks))]
+
+
+HEADING = "Titania: points, towers and ships by seat"
+
+SECTION = GameSection(
+    tables=_tables,
+    scope=_scope,
+    provenance=_provenance,
+    sections=_sections,
+    methods=(
+        "Titania's per-seat figures and epoch lengths are means over deals (games without paired seats) "
+        "with Student-t intervals."
+    ),
+)

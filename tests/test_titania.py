@@ -1,0 +1,188 @@
+"""Titania through the Python face: columns, replay with every kind of event and the final board,
+board files (packaged, replaced, refused with exit status 2 naming the space), the built-in study
+and its report section (built-in board)."""
+
+from __future__ import annotations
+
+import json
+import pathlib
+import re
+
+import pytest
+from helpers_runs import write_run
+
+import rust_core
+from analysis.report import write_report
+from analysis.titania import boards
+from pipeline import cli
+from pipeline.replay import format_log
+from pipeline.study import load_study
+from rust_core import titania
+
+METRICS = [
+    "tower_points",
+    "decoration_points",
+    "score_tile_points",
+    "space_points",
+    "shells_left",
+    "starfish_left",
+    "floors_built",
+    "ships_placed",
+    "cards_played",
+    "epoch_1_turns",
+    "epoch_2_turns",
+]
+README = pathlib.Path(__file__).resolve().parents[1] / "README.md"
+
+
+def test_simulate_has_the_documented_columns():
+    batch = rust_core.simulate("titania", {}, ["greedy", "random", "random"], seed=2, start=0, count=6)
+    assert [c["name"] for c in rust_core.metric_columns("titania")] == METRICS
+    assert batch.schema.names[-len(METRICS) :] == METRICS
+    documented = README.read_text()
+    for name in METRICS:
+        assert f"`{name}`" in documented, name
+    t = batch.to_pydict()
+    assert batch.num_rows == 18 and set(t["game"]) == {"titania"}
+    for i in range(batch.num_rows):
+        parts = ("tower_points", "decoration_points", "score_tile_points", "space_points")
+        assert t["score"][i] == sum(t[c][i] for c in parts)
+        assert t["tower_points"][i] >= 3 * t["floors_built"][i]
+        assert t["ships_placed"][i] >= t["cards_played"][i]
+        assert t["epoch_1_turns"][i] > 0 and t["epoch_2_turns"][i] > 0
+        assert t["epoch_1_turns"][i] + t["epoch_2_turns"][i] == t["turns"][i]
+    assert all(batch.schema.field(name).metadata[b"description"] for name in METRICS)
+
+
+def test_greedy_beats_random():
+    agents = ["greedy", "random"]
+    t = rust_core.simulate("titania", {}, agents, seed=3, start=0, count=100, pair_seats=True).to_pydict()
+    greedy = sum(w for w, p in zip(t["win"], t["player"], strict=True) if p == 0)
+    assert greedy >= 95
+
+
+def test_replay_shows_every_play_ship_reward_floor_and_the_final_board():
+    agents = ["greedy", "greedy"]
+    rows = rust_core.simulate("titania", {}, agents, 9, 4, 1, pair_seats=True).to_pylist()
+    log = rust_core.replay("titania", {}, agents, 9, 4, pair_seats=True)
+    json.dumps(log)
+    by_player = {r["player"]: r for r in log["result"]}
+    for row in rows:
+        for key in ["score", "rank", "win", "seat", *METRICS]:
+            assert by_player[row["player"]][key] == row[key], key
+    kinds = {e["event"] for e in log["events"]}
+    assert {"setup", "ship", "fog_revealed", "reward", "floor", "epoch_end", "final_scores", "board"} <= kinds
+    assert log["events"][0]["board"] == "built-in"
+    board = log["events"][-1]
+    assert board["event"] == "board" and len(board["rows"]) == 11 and len(board["towers"]) == 15
+    text = format_log(log)
+    assert re.search(r"player \d: play card=", text) and re.search(r"player \d: build colour=", text)
+    assert "\n    rows:\n" in text and "\n    towers:\n" in text
+    assert f"score {rows[0]['score']} " in text and "tower_points=" in text
+
+
+def test_default_board_is_packaged_and_is_the_builtin_board():
+    path = titania.default_board_path()
+    assert path.is_file() and path.name == "titania_board.txt"
+    titania.check_board(path)
+    a = rust_core.simulate("titania", {"board": str(path)}, ["random"] * 2, 5, 0, 20)
+    b = rust_core.simulate("titania", {}, ["random"] * 2, 5, 0, 20)
+    assert a.equals(b)
+    schema = {o["name"]: o for o in rust_core.variant_schema("titania")}
+    assert list(schema) == ["board"] and schema["board"]["path"] and schema["board"]["default"] is None
+
+
+def _board_file(tmp_path: pathlib.Path, old: str, new: str) -> pathlib.Path:
+    text = titania.default_board_path().read_text()
+    assert old in text
+    path = tmp_path / "board.txt"
+    path.write_text(text.replace(old, new, 1))
+    return path
+
+
+BAD_BOARDS = [
+    ("space   4  -2  crane", "space   4  -2  reward  points:1", "space (4, -1) site: no crane next to it"),
+    ("space   2   0  fog", "space   2   0  reward  ship", "21 fog spaces, need exactly 22"),
+    ("space   5  -1  reward  tile", "space   9   9  reward  tile", "space (9, 9) reward: not connected"),
+]
+
+
+@pytest.mark.parametrize(("old", "new", "needle"), BAD_BOARDS, ids=["no_crane", "fog_count", "disconnected"])
+def test_bad_board_files_name_the_space_and_the_rule(tmp_path, old, new, needle):
+    path = _board_file(tmp_path, old, new)
+    with pytest.raises(ValueError) as err:
+        titania.check_board(path)
+    assert needle in str(err.value) and str(path) in str(err.value) and '"board"' in str(err.value)
+    with pytest.raises(ValueError, match=re.escape(needle)):
+        rust_core.simulate("titania", {"board": str(path)}, ["random"] * 2, 1, 0, 1)
+
+
+def test_cli_refuses_a_bad_board_with_exit_2(tmp_path, monkeypatch, capsys):
+    old, new, needle = BAD_BOARDS[0]
+    _board_file(tmp_path, old, new)
+    monkeypatch.chdir(tmp_path)
+    argv = ["replay", "titania", "--seed", "1", "--game-index", "0", "--variant", "board=board.txt"]
+    assert cli.main(argv) == 2
+    assert needle in capsys.readouterr().err
+    study = tmp_path / "bad.toml"
+    study.write_text(
+        'name = "bad"\ngame = "titania"\nseed = 1\ngames_per_cell = 4\nvariant = { board = "board.txt" }\n'
+        '[grid]\nplayers = [2]\nagents = ["random"]\n'
+    )
+    assert cli.main(["run", str(study), "--out", str(tmp_path / "out")]) == 2
+    assert needle in capsys.readouterr().err and not (tmp_path / "out").exists()
+
+
+def test_a_replaced_board_plays_and_is_named(tmp_path):
+    # The same board with one reward changed: valid, another board.
+    path = _board_file(tmp_path, "space   3  -2  reward  shells:white:1", "space   3  -2  reward  points:3")
+    log = rust_core.replay("titania", {"board": str(path)}, ["greedy"] * 2, 1, 0)
+    assert log["events"][0]["board"] == str(path)
+    manifest = {
+        "study": {
+            "files": {str(path): "ab" * 32},
+            "cells": [{"id": "p2", "variant": {"board": str(path)}}, {"id": "p3", "variant": {}}],
+        }
+    }
+    assert boards(manifest) == [
+        {"source": str(path), "sha256": "ab" * 32, "cells": ["p2"]},
+        {"source": "built-in", "sha256": None, "cells": ["p3"]},
+    ]
+
+
+def test_builtin_study_is_listed_and_valid(capsys):
+    assert cli.main(["studies"]) == 0
+    line = next(x for x in capsys.readouterr().out.splitlines() if x.startswith("titania-start-player "))
+    assert "6 cells" in line
+    study = load_study("titania-start-player")
+    assert study.game == "titania" and study.pair_seats and study.files == {}
+    assert sorted({c.n_players for c in study.cells}) == [2, 3, 4]
+    assert {c.agents[0].split(":")[0] for c in study.cells} == {"greedy", "mcts"}
+    for cell in study.cells:
+        assert len(set(cell.agents)) == 1 and cell.games % cell.n_players == 0 and cell.variant == {}
+    small = load_study("titania-start-player", 40)
+    assert [c.games for c in small.cells if c.agents[0] == "greedy"] == [40, 42, 40]
+
+
+def test_report_has_the_titania_section_and_the_builtin_board(tmp_path):
+    run = write_run(
+        tmp_path / "run",
+        name="titania-mini",
+        game="titania",
+        pair_seats=True,
+        cells=[
+            {"id": "p2", "label": "2 players", "agents": ["greedy"] * 2, "games": 40},
+            {"id": "p4", "label": "4 players", "agents": ["random"] * 4, "games": 40},
+        ],
+    )
+    index = write_report(run, tmp_path / "reports")
+    md = (index.parent / "report.md").read_text()
+    assert "## Titania: points, towers and ships by seat" in md
+    assert "| board | built-in (the engine's own design, rust_core/data/titania_board.txt" in md
+    header = next(x for x in md.splitlines() if x.startswith("| cell | seat | tower points"))
+    for label in ("decoration points", "score tiles", "floors built", "ships placed", "shells left"):
+        assert label in header
+    section = md.split("## Titania", 1)[1].split("\n## ", 1)[0]
+    rows = [x for x in section.splitlines() if x.startswith("| 2 players") or x.startswith("| 4 players")]
+    assert len(rows) == 2 + 4 + 2  # per seat, then the epoch lengths per cell
+    assert "turns of epoch 1" in section
