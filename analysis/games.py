@@ -34,6 +34,7 @@ __all__ = ["SECTIONS", "AdvantageColumn", "GameSection", "section"]
 SECTIONS: dict[str, str] = {
     "alhambra": "analysis.alhambra",
     "hiroba": "analysis.hiroba",
+    "maharaja": "analysis.maharaja",  # map: built-in or path + SHA-256
 }
 
 

@@ -1,9 +1,10 @@
-"""Single-core speed of `rust_core.simulate` for random play: Alhambra and Hiroba.
+"""Single-core speed of `rust_core.simulate` for random play: Alhambra, Hiroba and Maharaja.
 
     python bench/engine.py [--games N] [--repeats R]
 
 Prints games/s for Alhambra with 2 players with Dirk (target: >= 30,000) and 4 players, and for
-Hiroba (built-in tiles) with 2 and 4 players, and writes bench/results/engine.json. `simulate`
+Hiroba (built-in tiles) with 2 and 4 players, and for Maharaja (built-in map) with 3 players
+(target: >= 5,000) and 5 players, and writes bench/results/engine.json. `simulate`
 runs on the calling thread, so this is one core.
 """
 
@@ -24,7 +25,12 @@ CASES = {
     "alhambra_4p_random": ("alhambra", {}, ["random"] * 4),
     "hiroba_2p_random": ("hiroba", {}, ["random"] * 2),
     "hiroba_4p_random": ("hiroba", {}, ["random"] * 4),
+    "maharaja_3p_random": ("maharaja", {}, ["random"] * 3),
+    "maharaja_5p_random": ("maharaja", {}, ["random"] * 5),
 }
+
+#: Games per timed run relative to --games (Maharaja games are longer).
+SCALE = {"maharaja": 10}
 
 
 def main() -> None:
@@ -34,7 +40,7 @@ def main() -> None:
     args = ap.parse_args()
     figures: dict[str, float] = {}
     for name, (game, variant, agents) in CASES.items():
-        games = args.games if len(agents) == 2 else args.games // 2
+        games = (args.games if len(agents) == 2 else args.games // 2) // SCALE.get(game, 1)
 
         def work(game: str = game, variant: dict = variant, agents: list = agents, games: int = games) -> int:
             rust_core.simulate(game, variant, agents, seed=1, start=0, count=games)
@@ -46,6 +52,8 @@ def main() -> None:
     target = 30_000
     ok = figures["alhambra_2p_dirk_random_games_per_s"] >= target
     print(f"target 2p Dirk >= {target:,} games/s: {'met' if ok else 'NOT met'}")
+    ok = figures["maharaja_3p_random_games_per_s"] >= 5_000
+    print(f"target Maharaja 3p >= 5,000 games/s: {'met' if ok else 'NOT met'}")
     print(f"wrote {write('engine', figures)}")
 
 
