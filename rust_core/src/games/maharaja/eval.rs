@@ -32,8 +32,9 @@
 //! Auctions (`advanced_1`): a character is worth the values above plus 2 (Mogul) / 2
 //! (Sadhu) / 2 (Monk) / 3 (Builder) / 3 (Yogi); a bid is worth that minus the price.
 
-use super::map::{N_CITIES, START};
+use super::map::{Map, N_CITIES, START};
 use super::state::*;
+use crate::game::{Evaluate, Game};
 
 const PALACE_VALUE: f64 = 30.0;
 const FORFEIT_PENALTY: f64 = 2.0;
@@ -75,8 +76,9 @@ impl Maharaja {
         out
     }
 
-    /// Every player's position value (see the module docs).
-    pub fn position_values(&self) -> [f64; MAX_PLAYERS] {
+    /// Every player's position value (see the module docs); the turn potential counts only
+    /// for `me` (another player's wheel may be hidden from `me`).
+    pub fn position_values(&self, me: usize) -> [f64; MAX_PLAYERS] {
         let mut v = [0.0; MAX_PLAYERS];
         if !self.is_over() && self.round > 0 {
             for (c, w) in self.coming_cities() {
@@ -86,11 +88,12 @@ impl Maharaja {
             }
         }
         let rounds_left = if self.last_round { 0.0 } else { 3.0 };
+        let near = self.village_weights();
         for (p, vp) in v.iter_mut().enumerate().take(self.n) {
-            let village_houses: u32 = self.map.villages().map(|s| self.houses[s][p] as u32).sum();
+            let village_houses: f64 = self.map.villages().map(|s| self.houses[s][p] as f64 * near[s]).sum();
             *vp += PALACE_VALUE * self.palaces_built[p] as f64
                 + self.gold[p] as f64
-                + 0.5 * village_houses as f64
+                + village_houses
                 + 0.3 * self.supply[p] as f64
                 + 0.1 * self.quarry[p] as f64;
             for c in bits(self.chars[p]) {
@@ -101,11 +104,29 @@ impl Maharaja {
                 };
             }
         }
-        if self.phase == Phase::Turn {
-            let p = self.turn_player;
-            v[p] += self.turn_potential(p);
+        if self.phase == Phase::Turn && self.turn_player == me {
+            v[me] += self.turn_potential(me);
         }
         v
+    }
+
+    /// Value of a house in each village: 0.5, or 0.8 on a road ending at a coming city.
+    fn village_weights(&self) -> [f64; super::map::MAX_SITES] {
+        let mut w = [0.5; super::map::MAX_SITES];
+        if self.round == 0 && self.phase != Phase::StartHouses {
+            return w;
+        }
+        for (c, weight) in self.coming_cities() {
+            if weight <= 0.0 || c == START {
+                continue;
+            }
+            for &r in &self.map.city_roads[c] {
+                for v in self.map.roads[r as usize].villages() {
+                    w[v] = 0.8;
+                }
+            }
+        }
+        w
     }
 
     /// What `p`'s wheel actions left can still do where the architect stands.
@@ -127,9 +148,42 @@ impl Maharaja {
 
     /// `p`'s value minus the mean of the others'.
     pub fn relative_value(&self, p: usize) -> f64 {
-        let v = self.position_values();
+        let v = self.position_values(p);
         let others: f64 = (0..self.n).filter(|&q| q != p).map(|q| v[q]).sum();
         v[p] - others / (self.n - 1) as f64
+    }
+
+    /// What an action's value depends on: villages matter only by whether their road ends
+    /// at one of the coming cities, so actions differing only in such villages share a key
+    /// (greedy evaluates one of them).
+    fn value_key(&self, a: &Action) -> Action {
+        let coming = self.coming_cities();
+        let class = |site: u8| -> u8 {
+            if site == NONE || !Map::is_village(site as usize) {
+                return site;
+            }
+            let road = &self.map.roads[self.map.village_road[site as usize - N_CITIES] as usize];
+            let near = coming.iter().any(|&(c, w)| w > 0.0 && (road.a as usize == c || road.b as usize == c));
+            if near {
+                0xF1
+            } else {
+                0xF0
+            }
+        };
+        match *a {
+            Action::StartHouse { village } => Action::StartHouse { village: class(village) },
+            Action::Do { op, by } => {
+                let op = match op {
+                    Op::House { site } => Op::House { site: class(site) },
+                    Op::TwoHouses { second } => Op::TwoHouses { second: class(second) },
+                    Op::PalaceHouse { site } => Op::PalaceHouse { site: class(site) },
+                    Op::MoveHouse { from, to } => Op::MoveHouse { from: class(from), to: class(to) },
+                    other => other,
+                };
+                Action::Do { op, by }
+            }
+            other => other,
+        }
     }
 
     /// The greedy evaluation of acting `p`'s action.
@@ -142,7 +196,7 @@ impl Maharaja {
             _ => {
                 let mut g = self.clone();
                 g.log = None;
-                g.play(p, *a);
+                g.apply(p, *a);
                 g.relative_value(p)
             }
         }
@@ -233,5 +287,38 @@ impl Maharaja {
             }
         }
         best
+    }
+}
+
+impl Evaluate for Maharaja {
+    fn greedy_value(&self, player: usize, action: &Action) -> f64 {
+        self.greedy_eval(player, action)
+    }
+
+    /// Evaluates one action per [`Maharaja::value_key`] class and shares the value.
+    fn greedy_values(&self, player: usize, actions: &[Action], out: &mut Vec<f64>) {
+        let mut seen: Vec<(Action, f64)> = Vec::with_capacity(32);
+        for a in actions {
+            let key = self.value_key(a);
+            let v = match seen.iter().find(|(k, _)| *k == key) {
+                Some(&(_, v)) => v,
+                None => {
+                    let v = self.greedy_eval(player, a);
+                    seen.push((key, v));
+                    v
+                }
+            };
+            out.push(v);
+        }
+    }
+
+    /// Softmax of the position values (scale 15 gold, half a palace).
+    fn win_estimate(&self) -> Option<Vec<f64>> {
+        let n = self.n_players();
+        let v = self.position_values(self.turn_player);
+        let best = v[..n].iter().cloned().fold(f64::NEG_INFINITY, f64::max);
+        let e: Vec<f64> = v[..n].iter().map(|x| ((x - best) / 15.0).exp()).collect();
+        let sum: f64 = e.iter().sum();
+        Some(e.into_iter().map(|x| x / sum).collect())
     }
 }

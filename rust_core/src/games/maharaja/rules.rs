@@ -2,7 +2,12 @@
 
 use super::map::{Map, N_CITIES, START};
 use super::state::*;
-use serde_json::json;
+use super::variant::Variant;
+use crate::error::Result;
+use crate::game::{Decision, Game};
+use crate::options::{Files, OptionSpec};
+use crate::rng::{below, Rng};
+use serde_json::{json, Value};
 
 /// The cheapest routes of one player from their architect's city.
 #[derive(Debug, Clone, Copy)]
@@ -211,21 +216,6 @@ impl Maharaja {
             || (0..self.n).any(|q| q != p && self.chars[q] != 0)
     }
 
-    /// Bit set of the action kinds open to `p` now.
-    pub fn kinds(&self, p: usize) -> u32 {
-        match self.phase {
-            Phase::Pick | Phase::Refill | Phase::Nominate if p == self.actor => {
-                1 << if self.phase == Phase::Nominate { KIND_AUCTION } else { KIND_PICK }
-            }
-            Phase::Bid if p == self.actor => 1 << KIND_AUCTION,
-            Phase::Give if p == self.actor => 1 << KIND_PICK,
-            Phase::StartHouses if p == self.actor => 1 << KIND_START_HOUSE,
-            Phase::Wheel if self.wheel_set >> p & 1 == 0 => 1 << KIND_WHEEL,
-            Phase::Turn if p == self.actor => self.turn_kinds(p),
-            _ => 0,
-        }
-    }
-
     fn turn_kinds(&self, p: usize) -> u32 {
         let mut k = 1 << KIND_END;
         if self.travel_targets(p) != 0 {
@@ -254,41 +244,6 @@ impl Maharaja {
     }
 
     // ------------------------------------------------------------- legal actions
-
-    /// Appends the legal actions of `p` (of `kind` only, when given).
-    pub fn legal(&self, p: usize, kind: Option<u32>, out: &mut Vec<Action>) {
-        let want = |k: u32| kind.is_none_or(|x| x == k);
-        match self.phase {
-            Phase::Pick | Phase::Refill if p == self.actor && want(KIND_PICK) => {
-                out.extend(bits(self.bank_chars).map(|c| Action::Pick { card: c as u8 }));
-            }
-            Phase::Give if p == self.actor && want(KIND_PICK) => {
-                out.extend(bits(self.chars[p]).map(|c| Action::Give { card: c as u8 }));
-            }
-            Phase::Nominate if p == self.actor && want(KIND_AUCTION) => {
-                out.extend(bits(self.bank_chars).map(|c| Action::Nominate { card: c as u8 }));
-            }
-            Phase::Bid if p == self.actor && want(KIND_AUCTION) => self.bid_actions(p, out),
-            Phase::StartHouses if p == self.actor && want(KIND_START_HOUSE) => {
-                let limit = self.village_limit();
-                out.extend(
-                    self.map
-                        .villages()
-                        .filter(|&v| self.site_houses[v] < limit)
-                        .map(|v| Action::StartHouse { village: v as u8 }),
-                );
-            }
-            Phase::Wheel if self.wheel_set >> p & 1 == 0 && want(KIND_WHEEL) => {
-                for a in 0..N_WHEEL {
-                    for b in a..N_WHEEL {
-                        out.push(Action::Wheel { first: a, second: b });
-                    }
-                }
-            }
-            Phase::Turn if p == self.actor => self.turn_actions(p, kind, out),
-            _ => {}
-        }
-    }
 
     fn bid_actions(&self, p: usize, out: &mut Vec<Action>) {
         let a = self.auction;
@@ -434,63 +389,6 @@ impl Maharaja {
     }
 
     // ------------------------------------------------------------- apply
-
-    /// Applies acting `p`'s action (checked in debug builds).
-    pub fn play(&mut self, p: usize, a: Action) {
-        debug_assert!(self.kinds(p) != 0, "player {p} does not act now ({:?})", self.phase);
-        debug_assert!(
-            {
-                let mut all = Vec::new();
-                self.legal(p, None, &mut all);
-                all.contains(&a)
-            },
-            "illegal action {a:?} of player {p} in {:?}",
-            self.phase
-        );
-        match (self.phase, a) {
-            (Phase::Pick, Action::Pick { card }) => {
-                self.take_card_from_bank(p, card as usize);
-                self.log_event(|g| json!({"event": "pick", "player": p, "character": g.char_names(p)}));
-                self.after_setup_pick();
-            }
-            (Phase::Refill, Action::Pick { card }) => {
-                self.take_card_from_bank(p, card as usize);
-                self.log_event(|g| json!({"event": "refill", "player": p, "character": g.char_names(p)}));
-                self.phase = Phase::Turn;
-                self.actor = self.turn_player;
-                self.after_step();
-            }
-            (Phase::Give, Action::Give { card }) => {
-                let t = self.turn_player;
-                self.chars[p] &= !(1 << card);
-                self.chars[t] |= 1 << card;
-                self.log_event(|_| json!({"event": "recruited", "from": p, "to": t, "character": card + 1}));
-                self.phase = Phase::Turn;
-                self.actor = t;
-                self.after_step();
-            }
-            (Phase::Nominate, Action::Nominate { card }) => self.nominate(p, card),
-            (Phase::Bid, Action::Bid { amount }) => self.bid(p, Some(amount)),
-            (Phase::Bid, Action::Pass) => self.bid(p, None),
-            (Phase::StartHouses, Action::StartHouse { village }) => {
-                self.put_house(p, village as usize);
-                self.supply[p] -= 1;
-                self.to_place[p] -= 1;
-                self.log_event(
-                    |g| json!({"event": "start_house", "player": p, "site": g.map.site_name(village as usize)}),
-                );
-                self.after_start_house();
-            }
-            (Phase::Wheel, Action::Wheel { first, second }) => self.set_wheel(p, first, second),
-            (Phase::Turn, Action::Travel { city }) => {
-                self.travel(p, city as usize);
-                self.maybe_end_turn();
-            }
-            (Phase::Turn, Action::Do { op, by }) => self.do_op(p, op, by),
-            (Phase::Turn, Action::EndTurn) => self.end_turn(),
-            (phase, a) => panic!("action {a:?} in phase {phase:?}"),
-        }
-    }
 
     fn take_card_from_bank(&mut self, p: usize, c: usize) {
         debug_assert!(self.bank_chars >> c & 1 == 1);
@@ -717,5 +615,214 @@ impl Maharaja {
             }
             _ => unreachable!(),
         }
+    }
+}
+
+impl Game for Maharaja {
+    type Action = Action;
+    type Variant = Variant;
+
+    const NAME: &'static str = "maharaja";
+    const RULES_VERSION: u32 = 1;
+    const MIN_PLAYERS: usize = 2;
+    const MAX_PLAYERS: usize = MAX_PLAYERS;
+
+    fn variant_schema() -> Vec<OptionSpec> {
+        super::variant::schema()
+    }
+    fn parse_variant(value: &Value, _n_players: usize, files: &Files) -> Result<Variant> {
+        super::variant::parse(value, files)
+    }
+    fn new(v: &Variant, n: usize, deal: Rng) -> Self {
+        Maharaja::setup(v, n, deal)
+    }
+    fn n_players(&self) -> usize {
+        self.n
+    }
+    /// The wheel: every player still to set theirs at once; otherwise one player.
+    fn decision(&self) -> Decision {
+        let acting = self.acting();
+        let continues_turn = match self.phase {
+            Phase::Turn => self.steps > 0,
+            _ => false,
+        };
+        Decision { acting, continues_turn }
+    }
+    fn is_terminal(&self) -> bool {
+        self.is_over()
+    }
+    /// Bit set of the action kinds open to `p` now.
+    fn action_kinds(&self, p: usize) -> u32 {
+        match self.phase {
+            Phase::Pick | Phase::Refill | Phase::Nominate if p == self.actor => {
+                1 << if self.phase == Phase::Nominate { KIND_AUCTION } else { KIND_PICK }
+            }
+            Phase::Bid if p == self.actor => 1 << KIND_AUCTION,
+            Phase::Give if p == self.actor => 1 << KIND_PICK,
+            Phase::StartHouses if p == self.actor => 1 << KIND_START_HOUSE,
+            Phase::Wheel if self.wheel_set >> p & 1 == 0 => 1 << KIND_WHEEL,
+            Phase::Turn if p == self.actor => self.turn_kinds(p),
+            _ => 0,
+        }
+    }
+
+    /// Appends the legal actions of `p` (of `kind` only, when given).
+    fn legal_actions(&self, p: usize, kind: Option<u32>, out: &mut Vec<Action>) {
+        let want = |k: u32| kind.is_none_or(|x| x == k);
+        match self.phase {
+            Phase::Pick | Phase::Refill if p == self.actor && want(KIND_PICK) => {
+                out.extend(bits(self.bank_chars).map(|c| Action::Pick { card: c as u8 }));
+            }
+            Phase::Give if p == self.actor && want(KIND_PICK) => {
+                out.extend(bits(self.chars[p]).map(|c| Action::Give { card: c as u8 }));
+            }
+            Phase::Nominate if p == self.actor && want(KIND_AUCTION) => {
+                out.extend(bits(self.bank_chars).map(|c| Action::Nominate { card: c as u8 }));
+            }
+            Phase::Bid if p == self.actor && want(KIND_AUCTION) => self.bid_actions(p, out),
+            Phase::StartHouses if p == self.actor && want(KIND_START_HOUSE) => {
+                let limit = self.village_limit();
+                out.extend(
+                    self.map
+                        .villages()
+                        .filter(|&v| self.site_houses[v] < limit)
+                        .map(|v| Action::StartHouse { village: v as u8 }),
+                );
+            }
+            Phase::Wheel if self.wheel_set >> p & 1 == 0 && want(KIND_WHEEL) => {
+                for a in 0..N_WHEEL {
+                    for b in a..N_WHEEL {
+                        out.push(Action::Wheel { first: a, second: b });
+                    }
+                }
+            }
+            Phase::Turn if p == self.actor => self.turn_actions(p, kind, out),
+            _ => {}
+        }
+    }
+
+    /// Applies acting `p`'s action (checked in debug builds).
+    fn apply(&mut self, p: usize, a: Action) {
+        assert!(self.acting() >> p & 1 == 1, "player {p} does not act now ({:?})", self.phase);
+        debug_assert!(
+            {
+                let mut all = Vec::new();
+                self.legal_actions(p, None, &mut all);
+                all.contains(&a)
+            },
+            "illegal action {a:?} of player {p} in {:?}",
+            self.phase
+        );
+        match (self.phase, a) {
+            (Phase::Pick, Action::Pick { card }) => {
+                self.take_card_from_bank(p, card as usize);
+                self.log_event(|g| json!({"event": "pick", "player": p, "character": g.char_names(p)}));
+                self.after_setup_pick();
+            }
+            (Phase::Refill, Action::Pick { card }) => {
+                self.take_card_from_bank(p, card as usize);
+                self.log_event(|g| json!({"event": "refill", "player": p, "character": g.char_names(p)}));
+                self.phase = Phase::Turn;
+                self.actor = self.turn_player;
+                self.after_step();
+            }
+            (Phase::Give, Action::Give { card }) => {
+                let t = self.turn_player;
+                self.chars[p] &= !(1 << card);
+                self.chars[t] |= 1 << card;
+                self.log_event(|_| json!({"event": "recruited", "from": p, "to": t, "character": card + 1}));
+                self.phase = Phase::Turn;
+                self.actor = t;
+                self.after_step();
+            }
+            (Phase::Nominate, Action::Nominate { card }) => self.nominate(p, card),
+            (Phase::Bid, Action::Bid { amount }) => self.bid(p, Some(amount)),
+            (Phase::Bid, Action::Pass) => self.bid(p, None),
+            (Phase::StartHouses, Action::StartHouse { village }) => {
+                self.put_house(p, village as usize);
+                self.supply[p] -= 1;
+                self.to_place[p] -= 1;
+                self.log_event(
+                    |g| json!({"event": "start_house", "player": p, "site": g.map.site_name(village as usize)}),
+                );
+                self.after_start_house();
+            }
+            (Phase::Wheel, Action::Wheel { first, second }) => self.set_wheel(p, first, second),
+            (Phase::Turn, Action::Travel { city }) => {
+                self.steps += 1;
+                self.travel(p, city as usize);
+                self.maybe_end_turn();
+            }
+            (Phase::Turn, Action::Do { op, by }) => {
+                self.steps += 1;
+                self.do_op(p, op, by);
+            }
+            (Phase::Turn, Action::EndTurn) => self.end_turn(),
+            (phase, a) => panic!("action {a:?} in phase {phase:?}"),
+        }
+    }
+
+    /// Palaces built.
+    fn scores(&self) -> Vec<i64> {
+        self.score_vec()
+    }
+    /// Gold, then the lower character.
+    fn tiebreaks(&self) -> Vec<i64> {
+        self.tiebreak_vec()
+    }
+    /// Turn order at the start of round 1 (by character): seat 0 held the lowest character.
+    fn seat(&self, player: usize) -> usize {
+        self.start_seat[player] as usize
+    }
+    /// Completed rounds.
+    fn turns(&self) -> u32 {
+        if self.is_over() {
+            self.round
+        } else {
+            self.round.saturating_sub(1)
+        }
+    }
+
+    /// Hidden from `observer`: the wheels of other players not yet shown. While wheels are
+    /// being set, other players' choices are forgotten (they choose again); during the turns,
+    /// each unshown wheel of another player is replaced by a uniformly random one. Gold and
+    /// everything else is public (every payment is made in the open).
+    fn determinize(&self, observer: usize, rng: &mut Rng) -> Self {
+        let mut g = self.clone();
+        g.log = None;
+        g.rng = crate::rng::child(rng);
+        for q in (0..self.n).filter(|&q| q != observer) {
+            if self.phase == Phase::Wheel {
+                g.wheel[q] = [NONE; 2];
+                g.wheel_set &= !(1 << q);
+            } else if self.wheel_set >> q & 1 == 1 && self.revealed >> q & 1 == 0 {
+                let a = below(rng, N_WHEEL as usize) as u8;
+                let b = below(rng, N_WHEEL as usize) as u8;
+                g.wheel[q] = [a.min(b), a.max(b)];
+            }
+        }
+        g
+    }
+
+    fn observation(&self, observer: usize) -> Value {
+        let wheels: Vec<Value> = (0..self.n)
+            .map(|q| if q == observer || self.revealed >> q & 1 == 1 { json!(self.wheel[q]) } else { Value::Null })
+            .collect();
+        let n = self.n;
+        let sites = self.map.n_sites();
+        json!({
+            "phase": format!("{:?}", self.phase), "actor": self.actor, "turn_player": self.turn_player,
+            "round": self.round, "gold": &self.gold[..n], "chars": &self.chars[..n], "bank_chars": self.bank_chars,
+            "houses": self.houses[..sites].iter().map(|h| h[..n].to_vec()).collect::<Vec<_>>(),
+            "supply": &self.supply[..n], "quarry": &self.quarry[..n],
+            "palaces": self.palaces.iter().map(|h| h[..n].to_vec()).collect::<Vec<_>>(),
+            "central": self.central, "architect": &self.architect[..n], "track": self.track,
+            "maharaja": self.maharaja, "wheels": wheels, "own_wheel_set": self.wheel_set >> observer & 1,
+            "revealed": self.revealed, "acted": self.acted, "remaining": self.remaining, "moved": self.moved,
+            "powers_used": [self.character_done, self.builder_used, self.token_used],
+            "tokens": &self.tokens[..n], "bank_tokens": self.bank_tokens,
+            "auction": [self.auction.starter, self.auction.card, self.auction.high, self.auction.high_bidder, self.auction.active],
+            "to_place": &self.to_place[..n], "last_round": self.last_round,
+        })
     }
 }

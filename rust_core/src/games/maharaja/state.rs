@@ -286,6 +286,8 @@ pub struct Maharaja {
     /// The current turn: wheel actions left, travelled since the last step, powers used.
     pub remaining: [u8; 2],
     pub moved: bool,
+    /// Steps (travel, actions) taken in the current turn.
+    pub steps: u8,
     pub character_done: bool,
     pub builder_used: bool,
     pub token_used: bool,
@@ -319,7 +321,7 @@ pub fn bits(mut set: u8) -> impl Iterator<Item = usize> {
 impl Maharaja {
     /// Sets up a game: position 0 is the youngest player (first to take a character). The
     /// deal stream only seeds the state's own stream (the set-up has no chance event).
-    pub fn new(v: &Variant, n: usize, rng: Rng) -> Self {
+    pub fn setup(v: &Variant, n: usize, rng: Rng) -> Self {
         assert!((2..=MAX_PLAYERS).contains(&n), "2-5 players");
         let mut track = [EMPTY; TRACK_LEN];
         let mut order: [u8; N_SCORING] = std::array::from_fn(|i| i as u8 + 1);
@@ -360,6 +362,7 @@ impl Maharaja {
             acted: 0,
             remaining: [NONE; 2],
             moved: false,
+            steps: 0,
             character_done: false,
             builder_used: false,
             token_used: false,
@@ -661,6 +664,7 @@ impl Maharaja {
         self.turn_player = p;
         self.remaining = self.wheel[p];
         self.moved = false;
+        self.steps = 0;
         self.character_done = false;
         self.builder_used = false;
         self.token_used = false;
@@ -819,24 +823,6 @@ impl Maharaja {
             .map(|i| json!([place_name(i), self.map.names[self.track[i] as usize]]))
             .collect();
         json!(places)
-    }
-
-    pub fn enable_log(&mut self) {
-        let setup = json!({
-            "event": "setup",
-            "players": self.n,
-            "map_fingerprint": format!("{:016x}", self.map.fingerprint()),
-            "cities": self.map.names,
-            "track": self.track_json(),
-            "variant": {"short": self.short, "one_palace_per_city": self.one_palace_per_city,
-                        "advanced_1": self.advanced_1, "advanced_2": self.advanced_2,
-                        "reveal": match self.reveal { Reveal::Turn => "turn", Reveal::Together => "together" }},
-        });
-        self.log = Some(vec![setup]);
-    }
-
-    pub fn take_log(&mut self) -> Vec<Value> {
-        self.log.as_mut().map(std::mem::take).unwrap_or_default()
     }
 }
 

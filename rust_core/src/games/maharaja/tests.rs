@@ -8,6 +8,7 @@
 use super::map::{Map, BUILTIN, N_CITIES};
 use super::state::*;
 use super::variant::{Reveal, Variant};
+use crate::game::Game;
 use crate::rng::{below, deal_rng, Rng};
 
 const DELHI: u8 = 0;
@@ -55,12 +56,12 @@ fn wheels(g: &mut Maharaja, w: &[[u8; 2]]) {
 /// Plays an action after checking that it is legal (the engine checks only in debug builds).
 fn act(g: &mut Maharaja, p: usize, a: Action) {
     assert!(legal(g, p).contains(&a), "illegal {a:?} for player {p} in {:?} (actor {})", g.phase, g.actor);
-    g.play(p, a);
+    g.apply(p, a);
 }
 
 fn legal(g: &Maharaja, p: usize) -> Vec<Action> {
     let mut out = Vec::new();
-    g.legal(p, None, &mut out);
+    g.legal_actions(p, None, &mut out);
     out
 }
 
@@ -690,11 +691,11 @@ fn advanced_1_auction_yogi_tokens_neutral_space_and_home_city() {
 
 /// Picks like the `random` agent: a kind uniformly, then one of its actions.
 pub fn random_action(g: &Maharaja, p: usize, rng: &mut Rng, buf: &mut Vec<Action>) -> Action {
-    let kinds = g.kinds(p);
+    let kinds = g.action_kinds(p);
     assert!(kinds != 0, "player {p} acts but has no action ({:?})", g.phase);
     let k = crate::agents::random::random_kind(kinds, rng);
     buf.clear();
-    g.legal(p, Some(k), buf);
+    g.legal_actions(p, Some(k), buf);
     assert!(!buf.is_empty(), "kind {k} reported open without an action ({:?})", g.phase);
     buf[below(rng, buf.len())]
 }
@@ -731,7 +732,7 @@ pub fn invariant_run(games: u64, seed: u64) -> (u64, u64, u64) {
             assert!(acting != 0, "game {i}: nobody acts in {:?}", g.phase);
             let p = acting.trailing_zeros() as usize;
             let a = random_action(&g, p, &mut rng, &mut buf);
-            g.play(p, a);
+            g.apply(p, a);
             actions += 1;
             if full || g.phase == Phase::Wheel {
                 g.check_invariants().unwrap_or_else(|e| panic!("game {i} after {a:?}: {e}"));
@@ -756,4 +757,111 @@ fn invariants_hold_in_random_play() {
     );
     assert!(actions > games * 50);
     assert!(palaces > 0 && forfeits > 0);
+}
+
+// ------------------------------------------------------------------ secrecy
+
+fn choose(spec: &str, g: &Maharaja, p: usize) -> Action {
+    let mut agent = crate::agents::AgentSpec::parse(spec).and_then(|a| a.build::<Maharaja>()).expect("agent");
+    agent.choose(&crate::game::View::new(g, p), &mut crate::rng::agent_rng(3, 3, p as u64))
+}
+
+/// Positions from random play: wheel decisions (some wheels set) and turns.
+fn sample_positions(v: &Variant, n: usize, games: u64) -> Vec<Maharaja> {
+    let mut out = Vec::new();
+    let mut buf = Vec::new();
+    for i in 0..games {
+        let mut g = Maharaja::new(v, n, deal_rng(9, i));
+        let mut rng = crate::rng::agent_rng(9, i, 0);
+        let mut k = 0;
+        while !g.is_over() {
+            k += 1;
+            let p = g.acting().trailing_zeros() as usize;
+            if k % 7 == 0 && g.round > 0 {
+                out.push(g.clone());
+            }
+            let a = random_action(&g, p, &mut rng, &mut buf);
+            g.apply(p, a);
+        }
+    }
+    out
+}
+
+#[test]
+fn a_wheel_choice_never_depends_on_another_players_wheel() {
+    let v = Variant::standard();
+    let wheels_to_try = [[GOLD, GOLD], [PALACE, PALACE_HOUSE], [CHARACTER, GOVERNOR]];
+    let mut checked = 0;
+    for g in sample_positions(&v, 3, 6).into_iter().filter(|g| g.phase == Phase::Wheel) {
+        let p = g.acting().trailing_zeros() as usize;
+        // Every other player sets each of several wheels (or has not set one yet).
+        let mut variants = vec![g.clone()];
+        for q in (0..3).filter(|&q| q != p && g.wheel_set >> q & 1 == 0) {
+            for w in wheels_to_try {
+                let mut h = g.clone();
+                h.apply(q, Action::Wheel { first: w[0], second: w[1] });
+                if h.phase == Phase::Wheel {
+                    variants.push(h);
+                }
+            }
+        }
+        for spec in ["random", "greedy", "mcts:iters=60"] {
+            let first = choose(spec, &variants[0], p);
+            assert!(matches!(first, Action::Wheel { .. }));
+            for h in &variants[1..] {
+                assert_eq!(choose(spec, h, p), first, "{spec}: player {p} saw another wheel");
+            }
+        }
+        checked += variants.len();
+    }
+    assert!(checked > 20, "{checked}");
+}
+
+#[test]
+fn turn_choices_never_depend_on_wheels_not_yet_shown() {
+    let v = Variant::standard();
+    let mut checked = 0;
+    for g in sample_positions(&v, 4, 4).into_iter().filter(|g| g.phase == Phase::Turn) {
+        let p = g.actor;
+        let hidden: Vec<usize> = (0..4).filter(|&q| q != p && g.revealed >> q & 1 == 0).collect();
+        if hidden.is_empty() {
+            continue;
+        }
+        let mut h = g.clone();
+        for &q in &hidden {
+            h.wheel[q] = [PALACE, CHARACTER];
+        }
+        assert_eq!(g.observation(p), h.observation(p), "unshown wheels are not part of what {p} knows");
+        for spec in ["random", "greedy", "mcts:iters=60"] {
+            assert_eq!(choose(spec, &g, p), choose(spec, &h, p), "{spec}: player {p} read a hidden wheel");
+        }
+        checked += 1;
+    }
+    assert!(checked > 5, "{checked}");
+}
+
+#[test]
+fn determinize_forgets_pending_wheels_and_redraws_unshown_ones() {
+    let mut g = three();
+    g.apply(1, Action::Wheel { first: PALACE, second: PALACE });
+    let d = g.determinize(0, &mut deal_rng(4, 4));
+    assert_eq!(d.acting(), 0b111, "player 1's pending choice is forgotten for player 0");
+    assert_eq!(g.determinize(1, &mut deal_rng(4, 4)).wheel[1], [PALACE, PALACE], "but not for player 1");
+    g.apply(0, Action::Wheel { first: GOLD, second: GOLD });
+    g.apply(2, Action::Wheel { first: GOLD, second: GOLD });
+    // Player 0's turn: player 1's wheel is not shown yet; across samples it takes many values.
+    let mut seen = std::collections::HashSet::new();
+    let mut rng = deal_rng(4, 5);
+    for _ in 0..200 {
+        let d = g.determinize(0, &mut rng);
+        assert_eq!(d.wheel[0], [GOLD, GOLD]);
+        seen.insert(d.wheel[1]);
+    }
+    assert!(seen.len() > 30, "{}", seen.len());
+    // With reveal = together every wheel is known after the decision.
+    let mut v = Variant::standard();
+    v.reveal = Reveal::Together;
+    let mut g = game_with(&v, 3, &[MOGUL, TRADER, SADHU], &[24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35]);
+    wheels(&mut g, &[[GOLD, GOLD], [PALACE, PALACE], [GOLD, HOUSE]]);
+    assert_eq!(g.determinize(0, &mut rng).wheel[1], [PALACE, PALACE]);
 }

@@ -2,7 +2,7 @@
 
 use super::map::Map;
 use crate::error::{Error, Result};
-use crate::options::{OptionSpec, Options};
+use crate::options::{Files, OptionSpec, Options};
 use serde_json::{json, Value};
 use std::sync::Arc;
 
@@ -72,18 +72,14 @@ pub fn schema() -> Vec<OptionSpec> {
     ]
 }
 
-/// Parses a variant; `map_text` is the content of the `map` file option when one is given
-/// (`(path, text)`), so the engine itself reads no files.
-pub fn parse_with(value: &Value, map_file: Option<(String, &str)>) -> Result<Variant> {
+/// Parses a variant; the `map` file's text comes from `files` (the engine reads no files).
+pub fn parse(value: &Value, files: &Files) -> Result<Variant> {
     let schema = schema();
     let o = Options::new("maharaja", value, &schema)?;
     let reveal = [Reveal::Turn, Reveal::Together][o.choice("reveal", &["turn", "together"])?];
-    let (map, map_source) = match map_file {
+    let (map, map_source) = match o.file("map", files)? {
         None => (Map::builtin(), "built-in".to_string()),
-        Some((path, text)) => (
-            Map::parse(text).map_err(|m| Error::Invalid(format!("variant option \"map\": map file {path:?}: {m}")))?,
-            path,
-        ),
+        Some((path, text)) => (parse_map(&path, text)?, path),
     };
     Ok(Variant {
         short: o.boolean("short", false)?,
@@ -94,4 +90,10 @@ pub fn parse_with(value: &Value, map_file: Option<(String, &str)>) -> Result<Var
         map: Arc::new(map),
         map_source,
     })
+}
+
+/// Validates the text of a map file; errors name the option, the file, the city or road and
+/// the broken rule.
+pub fn parse_map(path: &str, text: &str) -> Result<Map> {
+    Map::parse(text).map_err(|message| Error::BadFile { option: "map".into(), path: path.into(), message })
 }
