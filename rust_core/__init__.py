@@ -28,6 +28,7 @@ __all__ = [
     "alhambra",
     "games",
     "hiroba",
+    "maharaja",
     "metric_columns",
     "replay",
     "rules_version",
@@ -176,4 +177,4 @@ def replay(
 
 
 # The games' own helpers need the functions above.
-from . import alhambra, hiroba  # noqa: E402
+from . import alhambra, hiroba, maharaja  # noqa: E402

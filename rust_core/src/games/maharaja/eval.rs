@@ -7,17 +7,23 @@
 //! * the expected payout of the coming scorings with the points as they are now: the
 //!   Maharaja's city this round in full, the next two cities on the governor track at 0.5
 //!   and 0.25 (rank by points, ties to the lower character, paid by the payout table);
-//! * houses: 0.5 per house in a village (roads and tolls), 0.3 in the supply, 0.1 in the
-//!   quarry;
+//! * houses: per house in a village 0.5, or 0.8 when its road ends at one of those three
+//!   cities (roads and tolls); 0.3 per house in the supply, 0.1 in the quarry;
 //! * characters: Artisan 3, Trader 0.5 per round likely left, others 1;
-//! * during `p`'s own turn, what the wheel actions left can still do where the architect
+//! * during `p`'s own turn (never for another player, whose wheel may be hidden from `p`),
+//!   what the wheel actions left can still do where the architect
 //!   stands: a palace (or palace + house) that can be built here is worth 0.8 × (30 −
 //!   its cost), two houses in a scoring city 1; and minus 2 per wheel action left that can
 //!   no longer be carried out (the forfeit).
 //!
 //! An action of a turn or of the set-up is judged one ply deep: the value of the position
 //! after it, **relative** (`p`'s value minus the mean of the others', so that the 2 gold
-//! each opponent takes for a forfeit counts against it).
+//! each opponent takes for a forfeit counts against it). Villages count only by class (near
+//! a coming city or not), so `greedy_values` evaluates one action per class and shares the
+//! value (ties are broken at random by the agent).
+//!
+//! **Win estimate** (`mcts` rollouts cut at `depth`): a softmax of the position values with
+//! a scale of 15 gold.
 //!
 //! **The secret wheel** is judged without looking at anybody's wheel (the others' are
 //! hidden, and so is the order in which the players will act): the pair's value is the sum

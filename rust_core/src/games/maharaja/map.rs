@@ -4,7 +4,7 @@
 //! `rust_core/data/maharaja_map.txt` (the engine's own map, not the publisher's):
 //! `start NAME X Y`, 7 × `city NAME X Y HOME`, then `road A B V` lines. Loading checks
 //! every rule and reports the first broken one naming the city or road, e.g.
-//! `road Agra–Agra: a road must join two different cities` or `city Bhopal: on 2 roads,
+//! `road Agra-Agra: a road must join two different cities` or `city Bhopal: on 2 roads,
 //! needs at least 3`.
 //!
 //! Nodes are numbered: the starting city 0, the 7 cities 1..=7 in file order, then the
@@ -82,13 +82,13 @@ impl Map {
         site >= N_CITIES
     }
 
-    /// The readable name of a node: the city's name, or `village 5 (Agra–Jaipur)`.
+    /// The readable name of a node: the city's name, or `village 5 (Agra-Jaipur)`.
     pub fn site_name(&self, site: usize) -> String {
         if site < N_CITIES {
             return self.names[site].clone();
         }
         let road = &self.roads[self.village_road[site - N_CITIES] as usize];
-        format!("village {} ({}–{})", site - N_CITIES + 1, self.names[road.a as usize], self.names[road.b as usize])
+        format!("village {} ({}-{})", site - N_CITIES + 1, self.names[road.a as usize], self.names[road.b as usize])
     }
 
     /// The city whose character-card picture is `character` (1..=7).
@@ -133,7 +133,7 @@ impl Map {
                         return Err(format!("line {line_no}: expected `road A B V`, found `{line}`"));
                     }
                     let v = words[3].parse::<usize>().map_err(|_| {
-                        format!("road {}–{}: village count `{}` is not a number", words[1], words[2], words[3])
+                        format!("road {}-{}: village count `{}` is not a number", words[1], words[2], words[3])
                     })?;
                     roads_raw.push((words[1].to_string(), words[2].to_string(), v, line_no));
                 }
@@ -224,7 +224,7 @@ impl Map {
 
     pub fn road_name(&self, r: usize) -> String {
         let road = &self.roads[r];
-        format!("{}–{}", self.names[road.a as usize], self.names[road.b as usize])
+        format!("{}-{}", self.names[road.a as usize], self.names[road.b as usize])
     }
 }
 
@@ -265,7 +265,7 @@ fn build_roads(
         return Err(format!("{} roads, at most {MAX_ROADS} allowed", raw.len()));
     }
     let find = |n: &str, a: &str, b: &str| {
-        names.iter().position(|x| x == n).ok_or_else(|| format!("road {a}–{b}: unknown city {n}"))
+        names.iter().position(|x| x == n).ok_or_else(|| format!("road {a}-{b}: unknown city {n}"))
     };
     let mut roads: Vec<Road> = Vec::with_capacity(raw.len());
     let mut city_roads: [Vec<u8>; N_CITIES] = Default::default();
@@ -273,18 +273,18 @@ fn build_roads(
     for (an, bn, v, _) in raw {
         let (a, b) = (find(an, an, bn)?, find(bn, an, bn)?);
         if a == b {
-            return Err(format!("road {an}–{bn}: a road must join two different cities"));
+            return Err(format!("road {an}-{bn}: a road must join two different cities"));
         }
         if roads.iter().any(|r| (r.a as usize, r.b as usize) == (a, b) || (r.a as usize, r.b as usize) == (b, a)) {
-            return Err(format!("road {an}–{bn}: a second road between the same two cities"));
+            return Err(format!("road {an}-{bn}: a second road between the same two cities"));
         }
         if !(1..=2).contains(v) {
-            return Err(format!("road {an}–{bn}: {v} villages, allowed 1 or 2"));
+            return Err(format!("road {an}-{bn}: {v} villages, allowed 1 or 2"));
         }
         let mut villages = [NO_VILLAGE; 2];
         for slot in villages.iter_mut().take(*v) {
             if village_road.len() == MAX_VILLAGES {
-                return Err(format!("road {an}–{bn}: more than {MAX_VILLAGES} villages in all"));
+                return Err(format!("road {an}-{bn}: more than {MAX_VILLAGES} villages in all"));
             }
             *slot = (N_CITIES + village_road.len()) as u8;
             village_road.push(roads.len() as u8);
@@ -300,12 +300,12 @@ fn orient(a: (f64, f64), b: (f64, f64), c: (f64, f64)) -> f64 {
     (b.0 - a.0) * (c.1 - a.1) - (b.1 - a.1) * (c.0 - a.0)
 }
 
-/// Whether `p` lies on the closed segment `a`–`b`.
+/// Whether `p` lies on the closed segment `a`-`b`.
 fn on_segment(a: (f64, f64), b: (f64, f64), p: (f64, f64)) -> bool {
     orient(a, b, p) == 0.0 && p.0 >= a.0.min(b.0) && p.0 <= a.0.max(b.0) && p.1 >= a.1.min(b.1) && p.1 <= a.1.max(b.1)
 }
 
-/// Whether segments `a`–`b` and `c`–`d` (no shared end) meet.
+/// Whether segments `a`-`b` and `c`-`d` (no shared end) meet.
 fn segments_cross(a: (f64, f64), b: (f64, f64), c: (f64, f64), d: (f64, f64)) -> bool {
     let (o1, o2, o3, o4) = (orient(a, b, c), orient(a, b, d), orient(c, d, a), orient(c, d, b));
     if o1 * o2 < 0.0 && o3 * o4 < 0.0 {

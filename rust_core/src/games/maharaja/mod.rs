@@ -5,7 +5,9 @@
 //! * [`map`]: the map file format, its parser and checks; the built-in map
 //!   `rust_core/data/maharaja_map.txt` is the engine's own (the printed map is not public).
 //! * [`state`]: the state, the set-up, rounds, scoring and the end; [`rules`]: legal
-//!   actions, turn steps, travel with tolls; [`eval`]: the greedy evaluation.
+//!   actions, turn steps, travel with tolls, and `impl Game` (with `determinize`: other
+//!   players' pending or unshown wheels are hidden); [`eval`]: the greedy evaluation and
+//!   `impl Evaluate`; [`record`]: metric columns, action JSON, the log (`impl Record`).
 //! * [`variant`]: `short`, `one_palace_per_city`, `advanced_1`, `advanced_2`, `reveal`,
 //!   `map`.
 //!

@@ -1,9 +1,9 @@
 //! Hand-worked positions, map checks, and the random-play invariant run.
 //!
 //! Built-in map nodes: cities Delhi 0 (start), Agra 1, Jaipur 2, Udaipur 3, Bhopal 4,
-//! Varanasi 5, Lucknow 6, Kashmir 7; villages by road: Delhi–Agra 8, 9; Delhi–Jaipur 10;
-//! Delhi–Udaipur 11; Delhi–Bhopal 12; Delhi–Varanasi 13; Delhi–Lucknow 14; Delhi–Kashmir
-//! 15; Agra–Jaipur 16, 17; Jaipur–Udaipur 18, 19; Udaipur–Bhopal 20, 21; ...
+//! Varanasi 5, Lucknow 6, Kashmir 7; villages by road: Delhi-Agra 8, 9; Delhi-Jaipur 10;
+//! Delhi-Udaipur 11; Delhi-Bhopal 12; Delhi-Varanasi 13; Delhi-Lucknow 14; Delhi-Kashmir
+//! 15; Agra-Jaipur 16, 17; Jaipur-Udaipur 18, 19; Udaipur-Bhopal 20, 21; ...
 
 use super::map::{Map, BUILTIN, N_CITIES};
 use super::state::*;
@@ -80,7 +80,7 @@ fn builtin_map_has_the_published_shape() {
     let mut homes: Vec<u8> = m.home[1..].to_vec();
     homes.sort_unstable();
     assert_eq!(homes, vec![1, 2, 3, 4, 5, 6, 7]);
-    assert_eq!(m.site_name(10), "village 3 (Delhi–Jaipur)");
+    assert_eq!(m.site_name(10), "village 3 (Delhi-Jaipur)");
 }
 
 fn broken(from: &str, to: &str) -> String {
@@ -92,13 +92,13 @@ fn broken(from: &str, to: &str) -> String {
 fn bad_maps_are_refused_naming_the_city_or_road() {
     assert_eq!(
         broken("road Delhi Jaipur   1", "road Jaipur Jaipur 1"),
-        "road Jaipur–Jaipur: a road must join two different cities"
+        "road Jaipur-Jaipur: a road must join two different cities"
     );
-    assert_eq!(broken("road Delhi Jaipur   1", "road Delhi Jaypur 1"), "road Delhi–Jaypur: unknown city Jaypur");
-    assert_eq!(broken("road Delhi Jaipur   1", "road Delhi Jaipur 3"), "road Delhi–Jaipur: 3 villages, allowed 1 or 2");
+    assert_eq!(broken("road Delhi Jaipur   1", "road Delhi Jaypur 1"), "road Delhi-Jaypur: unknown city Jaypur");
+    assert_eq!(broken("road Delhi Jaipur   1", "road Delhi Jaipur 3"), "road Delhi-Jaipur: 3 villages, allowed 1 or 2");
     assert_eq!(
         broken("road Agra     Varanasi 2", "road Agra     Varanasi 2\nroad Varanasi Agra 1"),
-        "road Varanasi–Agra: a second road between the same two cities"
+        "road Varanasi-Agra: a second road between the same two cities"
     );
     assert_eq!(broken("city  Jaipur    3    8   1", "city  Agra 3 8 1"), "city Agra: the name is used twice");
     assert_eq!(
@@ -222,8 +222,8 @@ fn travel_needs_houses_and_pays_tolls() {
 fn own_house_makes_a_village_free_and_routes_are_cheapest() {
     let mut g = three();
     wheels(&mut g, &[[GOLD, GOLD], [GOLD, GOLD], [GOLD, GOLD]]);
-    // Delhi–Udaipur direct: two houses of player 1 (toll 2). Via Jaipur: player 0's own
-    // house on Delhi–Jaipur, then Jaipur–Udaipur with one house of player 2 in each village (toll 2).
+    // Delhi-Udaipur direct: two houses of player 1 (toll 2). Via Jaipur: player 0's own
+    // house on Delhi-Jaipur, then Jaipur-Udaipur with one house of player 2 in each village (toll 2).
     g.houses[V_DELHI_UDAIPUR as usize][1] = 2;
     g.site_houses[V_DELHI_UDAIPUR as usize] = 2;
     g.put_house(0, V_DELHI_JAIPUR as usize);
@@ -232,7 +232,7 @@ fn own_house_makes_a_village_free_and_routes_are_cheapest() {
     let r = g.routes(0);
     assert_eq!(r.cost[JAIPUR as usize], 0);
     assert_eq!(r.cost[UDAIPUR as usize], 2);
-    // One more house of player 0 on Jaipur–Udaipur makes that way cost 1.
+    // One more house of player 0 on Jaipur-Udaipur makes that way cost 1.
     g.put_house(0, V_JAIPUR_UDAIPUR[1] as usize);
     assert_eq!(g.routes(0).cost[UDAIPUR as usize], 1);
     act(&mut g, 0, Action::Travel { city: UDAIPUR });
