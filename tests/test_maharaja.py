@@ -110,7 +110,11 @@ def _map_file(tmp_path: pathlib.Path, old: str, new: str) -> pathlib.Path:
 @pytest.mark.parametrize(
     ("old", "new", "needle"),
     [
-        ("road Delhi Jaipur   1", "road Jaipur Jaipur 1", "road Jaipur-Jaipur: a road must join two different cities"),
+        (
+            "road Delhi Jaipur   1",
+            "road Jaipur Jaipur 1",
+            "road Jaipur-Jaipur: a road must join two different cities",
+        ),
         ("road Delhi Jaipur   1", "", "city Jaipur: on 2 roads, needs at least 3"),
         ("road Delhi Jaipur   1", "road Delhi Jaipur 3", "road Delhi-Jaipur: 3 villages, allowed 1 or 2"),
         ("city  Jaipur    3    8   1", "city  Jaipur    30   30   1", "crosses road"),
