@@ -785,8 +785,9 @@ impl Game for Maharaja {
 
     /// Hidden from `observer`: the wheels of other players not yet shown. While wheels are
     /// being set, other players' choices are forgotten (they choose again); during the turns,
-    /// each unshown wheel of another player is replaced by a uniformly random one. Gold and
-    /// everything else is public (every payment is made in the open).
+    /// each unshown wheel of another player is replaced by a uniformly random one (any of the
+    /// 45 pairs: nothing limits a wheel, so there is no pool to shuffle and `hidden` stays
+    /// empty). Gold and everything else is public (every payment is made in the open).
     fn determinize(&self, observer: usize, rng: &mut Rng) -> Self {
         let mut g = self.clone();
         g.log = None;
