@@ -67,6 +67,7 @@ SECTIONS: dict[str, str] = {
     "alhambra": "analysis.alhambra",
     "hiroba": "analysis.hiroba",
     "titania": "analysis.titania",
+    "maharaja": "analysis.maharaja",  # map: built-in or path + SHA-256
 }
 
 

@@ -1,10 +1,11 @@
-"""Single-core speed of `rust_core.simulate` for random play: Alhambra, Hiroba and Titania.
+"""Single-core speed of `rust_core.simulate` for random play: Alhambra, Hiroba, Maharaja, Titania.
 
     python bench/engine.py [--games N] [--repeats R]
 
 Prints games/s for Alhambra with 2 players with Dirk (target: >= 30,000) and 4 players, for
-Hiroba (built-in tiles) with 2 and 4 players and for Titania (built-in board) with 2 (target:
->= 10,000) and 4 players, and writes bench/results/engine.json. `simulate`
+Hiroba (built-in tiles) with 2 and 4 players, for Maharaja (built-in map) with 3 (target:
+>= 5,000) and 5 players and for Titania (built-in board) with 2 (target: >= 10,000) and 4
+players, and writes bench/results/engine.json. `simulate`
 runs on the calling thread, so this is one core.
 """
 
@@ -25,12 +26,17 @@ CASES = {
     "alhambra_4p_random": ("alhambra", {}, ["random"] * 4),
     "hiroba_2p_random": ("hiroba", {}, ["random"] * 2),
     "hiroba_4p_random": ("hiroba", {}, ["random"] * 4),
+    "maharaja_3p_random": ("maharaja", {}, ["random"] * 3),
+    "maharaja_5p_random": ("maharaja", {}, ["random"] * 5),
     "titania_2p_random": ("titania", {}, ["random"] * 2),
     "titania_4p_random": ("titania", {}, ["random"] * 4),
 }
 
+#: Games per timed run relative to --games (Maharaja games are longer).
+SCALE = {"maharaja": 10}
+
 #: Case -> the least games/s it should reach.
-TARGETS = {"alhambra_2p_dirk_random": 30_000, "titania_2p_random": 10_000}
+TARGETS = {"alhambra_2p_dirk_random": 30_000, "maharaja_3p_random": 5_000, "titania_2p_random": 10_000}
 
 
 def main() -> None:
@@ -40,7 +46,7 @@ def main() -> None:
     args = ap.parse_args()
     figures: dict[str, float] = {}
     for name, (game, variant, agents) in CASES.items():
-        games = args.games if len(agents) == 2 else args.games // 2
+        games = (args.games if len(agents) == 2 else args.games // 2) // SCALE.get(game, 1)
 
         def work(game: str = game, variant: dict = variant, agents: list = agents, games: int = games) -> int:
             rust_core.simulate(game, variant, agents, seed=1, start=0, count=games)

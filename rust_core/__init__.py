@@ -28,6 +28,7 @@ __all__ = [
     "alhambra",
     "games",
     "hiroba",
+    "maharaja",
     "metric_columns",
     "replay",
     "rules_version",
@@ -177,4 +178,4 @@ def replay(
 
 
 # The games' own helpers need the functions above.
-from . import alhambra, hiroba, titania  # noqa: E402
+from . import alhambra, hiroba, maharaja, titania  # noqa: E402

@@ -8,7 +8,7 @@ use crate::options::Files;
 use serde_json::Value;
 
 /// Names of the available games.
-pub const GAMES: &[&str] = &["alhambra", "coin", "hiroba", "titania"];
+pub const GAMES: &[&str] = &["alhambra", "coin", "hiroba", "maharaja", "titania"];
 
 /// Runs `$body` with the type alias `G` bound to the engine of game `$name`.
 macro_rules! with_game {
@@ -24,6 +24,10 @@ macro_rules! with_game {
             }
             "hiroba" => {
                 type $g = crate::games::hiroba::Hiroba;
+                $body
+            }
+            "maharaja" => {
+                type $g = crate::games::maharaja::Maharaja;
                 $body
             }
             "titania" => {

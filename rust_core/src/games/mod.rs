@@ -3,4 +3,5 @@
 pub mod alhambra;
 pub mod coin;
 pub mod hiroba;
+pub mod maharaja;
 pub mod titania;

@@ -1,0 +1,180 @@
+"""Maharaja-specific tables: what each seat achieves (palaces, houses, gold, forfeits, tolls), how
+the games ended, and which map a study played on.
+
+Seat 0 is the start player, which in Maharaja is whoever holds the lowest character when the
+first round begins (the engine's ``seat`` column): the characters are chosen at set-up, so the
+start player is the outcome of those choices, not a dealt position. Per seat, each figure is a
+mean over independent units (games, or deals with ``pair_seats``) with a 95% Student-t interval.
+Per cell: the share of games ending by the 7th palace, by the governor track, or by the round
+limit (Wilson intervals), and the mean number of rounds. The map comes from the manifest: the
+engine's built-in map (variant ``map`` null) or a file, named with its path and SHA-256.
+:data:`SECTION` plugs this into the generic analysis and report (see :mod:`analysis.games`).
+"""
+
+from __future__ import annotations
+
+import pathlib
+from typing import TYPE_CHECKING, Any
+
+import polars as pl
+
+from .games import GameSection
+from .stats.intervals import ALPHA, Estimate, mean_ci, unit_means, wilson
+from .stats.seats import n_players_of
+
+if TYPE_CHECKING:
+    from .report.build import Doc
+    from .study import StudyAnalysis
+
+__all__ = ["BUILTIN_MAP", "END_REASONS", "SECTION", "SEAT_METRICS", "end_reasons", "maps", "seat_metrics"]
+
+#: Column and label of each per-seat mean, in report order.
+SEAT_METRICS: tuple[tuple[str, str], ...] = (
+    ("palaces_built", "palaces built"),
+    ("gold_end", "gold at the end"),
+    ("houses_built", "houses built"),
+    ("forfeits", "forfeited actions"),
+    ("scoring_gold", "gold from scorings"),
+    ("tolls_paid", "tolls paid"),
+)
+
+#: ``end_reason`` codes of the engine.
+END_REASONS: dict[int, str] = {1: "7th palace", 2: "governor track", 3: "round limit"}
+
+BUILTIN_MAP = "rust_core/data/maharaja_map.txt"
+
+
+def _mean(rows: pl.DataFrame, column: str, paired: bool, alpha: float) -> Estimate:
+    values = unit_means(rows, pl.col(column).cast(pl.Float64), paired=paired)["value"].to_numpy()
+    return mean_ci(values, alpha)
+
+
+def seat_metrics(rows: pl.DataFrame, *, paired: bool, alpha: float = ALPHA) -> pl.DataFrame:
+    """Per seat and figure of :data:`SEAT_METRICS`: ``seat``, ``metric``, ``label``,
+    ``estimate``, ``lo``, ``hi``, ``n_units``."""
+    recs: list[dict[str, Any]] = []
+    for seat in range(n_players_of(rows)):
+        mine = rows.filter(pl.col("seat") == seat)
+        for column, label in SEAT_METRICS:
+            e = _mean(mine, column, paired, alpha)
+            recs.append(
+                {
+                    "seat": seat,
+                    "metric": column,
+                    "label": label,
+                    "estimate": e.estimate,
+                    "lo": e.lo,
+                    "hi": e.hi,
+                    "n_units": e.n_units,
+                }
+            )
+    return pl.DataFrame(recs)
+
+
+def end_reasons(rows: pl.DataFrame, *, alpha: float = ALPHA) -> pl.DataFrame:
+    """Share of games per end reason (Wilson intervals over games) and the mean rounds:
+    ``reason``, ``share``, ``lo``, ``hi``, ``games``, ``mean_rounds``."""
+    games = rows.filter(pl.col("seat") == 0)
+    n = games.height
+    mean_rounds = float(games["rounds"].mean()) if n else float("nan")
+    recs = []
+    for code, name in END_REASONS.items():
+        k = games.filter(pl.col("end_reason") == code).height
+        e = wilson(float(k), n, alpha) if n else Estimate(float("nan"), float("nan"), float("nan"), 0, "none")
+        recs.append(
+            {
+                "reason": name,
+                "share": e.estimate,
+                "lo": e.lo,
+                "hi": e.hi,
+                "games": n,
+                "mean_rounds": mean_rounds,
+            }
+        )
+    return pl.DataFrame(recs)
+
+
+def maps(manifest: dict[str, Any]) -> list[dict[str, Any]]:
+    """The maps of a run: ``source`` (``"built-in"`` or the file's path), ``sha256`` (of the
+    file as recorded in the manifest; ``None`` for the built-in map) and ``cells`` (ids)."""
+    study = manifest["study"]
+    files = study.get("files", {})
+    found: dict[str | None, list[str]] = {}
+    for cell in study["cells"]:
+        path = (cell.get("variant") or {}).get("map")
+        found.setdefault(path, []).append(str(cell["id"]))
+    return [
+        {"source": path or "built-in", "sha256": files.get(path) if path else None, "cells": cells}
+        for path, cells in found.items()
+    ]
+
+
+def _describe(m: dict[str, Any], rust_core_version: str | None) -> str:
+    if m["sha256"] is None and m["source"] == "built-in":
+        version = f" of rust_core {rust_core_version}" if rust_core_version else ""
+        return f"built-in (the engine's own map, {BUILTIN_MAP}{version}; not the publisher's)"
+    digest = m["sha256"] if m["sha256"] else "not recorded"
+    return f"file {m['source']} (sha256 {digest})"
+
+
+def _map_lines(s: StudyAnalysis) -> list[tuple[str, str]]:
+    found = maps(s.manifest)
+    version = s.manifest.get("versions", {}).get("rust_core")
+    return [
+        ("map" if len(found) == 1 else f"map of {', '.join(m['cells'])}", _describe(m, version))
+        for m in found
+    ]
+
+
+def _tables(rows: pl.DataFrame, paired: bool) -> dict[str, pl.DataFrame]:
+    return {"maharaja": seat_metrics(rows, paired=paired), "maharaja_end": end_reasons(rows)}
+
+
+START_PLAYER_NOTE = (
+    "Start player (seat 0) = whoever holds the lowest character when the first round begins; the "
+    "characters are picked at set-up, so this seat is chosen by the players' picks, not dealt."
+)
+
+
+def _summary(s: StudyAnalysis) -> list[str]:
+    return [START_PLAYER_NOTE, *[f"{f[0].upper()}{f[1:]}: {text}." for f, text in _map_lines(s)]]
+
+
+def _provenance(s: StudyAnalysis) -> list[list[str]]:
+    return [[field, text] for field, text in _map_lines(s)]
+
+
+def _report(doc: Doc, s: StudyAnalysis, out: pathlib.Path) -> None:
+    from .report.text import ci
+
+    doc.heading("Maharaja: palaces, gold and houses by seat")
+    for field, text in _map_lines(s):
+        doc.para(f"{field[0].upper()}{field[1:]}: {text}.")
+    doc.para(START_PLAYER_NOTE)
+    table = s.table("maharaja")
+    if not table.height:
+        doc.para("No games recorded.")
+        return
+    doc.para("Means per player at each seat with 95% intervals (score = palaces built; ties: gold).")
+    header = ["cell", "seat", *[label for _, label in SEAT_METRICS]]
+    rows = []
+    for (cid, seat), part in table.group_by(["cell", "seat"], maintain_order=True):
+        by = {r["metric"]: r for r in part.iter_rows(named=True)}
+        rows.append(
+            [
+                s.label(str(cid)),
+                seat,
+                *[ci(by[c]["estimate"], by[c]["lo"], by[c]["hi"], 2) for c, _ in SEAT_METRICS],
+            ]
+        )
+    doc.table(header, rows)
+    ends = s.table("maharaja_end")
+    doc.para("How the games ended (share of games with 95% Wilson intervals) and the mean number of rounds.")
+    rows = [
+        [s.label(str(r["cell"])), r["reason"], ci(r["share"], r["lo"], r["hi"], 3), f"{r['mean_rounds']:.2f}"]
+        for r in ends.iter_rows(named=True)
+    ]
+    doc.table(["cell", "end", "share", "mean rounds"], rows)
+
+
+SECTION = GameSection(tables=_tables, summary=_summary, provenance=_provenance, report=_report)

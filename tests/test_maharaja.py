@@ -1,0 +1,174 @@
+"""Maharaja through the Python face: columns, replay with revealed wheels and scorings, map files,
+the built-in study and its report section (built-in map, start player named)."""
+
+from __future__ import annotations
+
+import json
+import pathlib
+import re
+
+import pytest
+from helpers_runs import write_run
+
+import rust_core
+from analysis.report import write_report
+from pipeline import cli
+from pipeline.replay import format_log
+from pipeline.study import load_study
+from rust_core import maharaja
+
+METRICS = [
+    "palaces_built",
+    "houses_built",
+    "houses_moved",
+    "gold_end",
+    "first_character",
+    "last_character",
+    "characters_held",
+    "forfeits",
+    "tolls_paid",
+    "tolls_received",
+    "scoring_gold",
+    "scorings_present",
+    "rounds",
+    "end_reason",
+    *[f"city_{k}_round" for k in range(1, 8)],
+]
+README = pathlib.Path(__file__).resolve().parents[1] / "README.md"
+
+
+def test_simulate_has_the_documented_columns():
+    batch = rust_core.simulate("maharaja", {}, ["greedy", "random", "random"], seed=2, start=0, count=6)
+    names = batch.schema.names
+    assert names[names.index("turns") + 1 :] == METRICS
+    assert [c["name"] for c in rust_core.metric_columns("maharaja")] == METRICS
+    documented = README.read_text()
+    for name in METRICS[:14]:
+        assert f"`{name}`" in documented, name
+    assert "`city_1_round` … `city_7_round`" in documented
+    t = batch.to_pydict()
+    for i in range(batch.num_rows):
+        assert t["score"][i] == t["palaces_built"][i] <= 7
+        assert t["end_reason"][i] in (1, 2, 3) and t["rounds"][i] == t["turns"][i]
+        assert 1 <= t["first_character"][i] <= 6 and t["characters_held"][i] == 1
+        rounds = [t[f"city_{k}_round"][i] for k in range(1, 8)]
+        scored = sorted(r for r in rounds if r is not None)
+        assert len(set(scored)) == len(scored) and all(1 <= r <= t["rounds"][i] for r in scored)
+    # the start player (seat 0) holds the lowest character of the game
+    for g in set(t["game_index"]):
+        rows = [i for i in range(batch.num_rows) if t["game_index"][i] == g]
+        seat0 = next(i for i in rows if t["seat"][i] == 0)
+        assert t["first_character"][seat0] == min(t["first_character"][i] for i in rows)
+
+
+def test_replay_shows_wheels_travel_builds_and_scorings():
+    agents = ["greedy", "random", "random"]
+    rows = rust_core.simulate("maharaja", {}, agents, 9, 4, 1, pair_seats=True).to_pylist()
+    log = rust_core.replay("maharaja", {}, agents, 9, 4, pair_seats=True)
+    json.dumps(log)
+    by_player = {r["player"]: r for r in log["result"]}
+    for row in rows:
+        for key in ["score", "rank", "win", "seat", *METRICS]:
+            assert by_player[row["player"]][key] == row[key], key
+    events = [e["event"] for e in log["events"]]
+    assert events[0] == "setup"
+    rounds = [e for e in log["events"] if e["event"] == "round"]
+    scorings = [e for e in log["events"] if e["event"] == "scoring"]
+    assert len(rounds) == len(scorings) == rows[0]["rounds"]
+    shown = [e for e in log["events"] if e["event"] == "turn"]
+    assert all(len(e["wheel"]) == 2 for e in shown) and len(shown) == 3 * len(rounds)
+    assert "travel" in events and "game_end" in events
+    text = format_log(log)
+    assert "\\u" not in text
+    assert re.search(r"turn: .*wheel=\[", text) and re.search(r"travel: .*route=\[", text)
+    assert re.search(r"scoring: city=\"\w+\" .*ranking=", text)
+
+
+def test_default_map_is_packaged_and_valid():
+    path = maharaja.default_map_path()
+    assert path.is_file() and path.name == "maharaja_map.txt"
+    maharaja.check_map(path)
+    a = rust_core.simulate("maharaja", {"map": str(path)}, ["random"] * 3, 5, 0, 20)
+    b = rust_core.simulate("maharaja", {}, ["random"] * 3, 5, 0, 20)
+    assert a.equals(b)
+
+
+def test_schema_marks_map_as_a_path_option():
+    schema = {o["name"]: o for o in rust_core.variant_schema("maharaja")}
+    assert set(schema) == {"short", "one_palace_per_city", "advanced_1", "advanced_2", "reveal", "map"}
+    assert [n for n, o in schema.items() if o["path"]] == ["map"]
+
+
+def _map_file(tmp_path: pathlib.Path, old: str, new: str) -> pathlib.Path:
+    text = maharaja.default_map_path().read_text()
+    assert old in text
+    path = tmp_path / "map.txt"
+    path.write_text(text.replace(old, new, 1))
+    return path
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "needle"),
+    [
+        (
+            "road Delhi Jaipur   1",
+            "road Jaipur Jaipur 1",
+            "road Jaipur-Jaipur: a road must join two different cities",
+        ),
+        ("road Delhi Jaipur   1", "", "city Jaipur: on 2 roads, needs at least 3"),
+        ("road Delhi Jaipur   1", "road Delhi Jaipur 3", "road Delhi-Jaipur: 3 villages, allowed 1 or 2"),
+        ("city  Jaipur    3    8   1", "city  Jaipur    30   30   1", "crosses road"),
+    ],
+    ids=["loop", "degree", "villages", "crossing"],
+)
+def test_bad_map_files_name_the_city_or_road_and_the_rule(tmp_path, old, new, needle):
+    path = _map_file(tmp_path, old, new)
+    with pytest.raises(ValueError) as err:
+        maharaja.check_map(path)
+    assert needle in str(err.value) and str(path) in str(err.value) and '"map"' in str(err.value)
+    with pytest.raises(ValueError, match=re.escape(needle)):
+        rust_core.simulate("maharaja", {"map": str(path)}, ["random"] * 2, 1, 0, 1)
+
+
+def test_another_map_changes_the_games(tmp_path):
+    path = _map_file(tmp_path, "road Delhi Jaipur   1", "road Delhi Jaipur   2")
+    a = rust_core.simulate("maharaja", {"map": str(path)}, ["random"] * 3, 5, 0, 20)
+    b = rust_core.simulate("maharaja", {}, ["random"] * 3, 5, 0, 20)
+    assert not a.equals(b)
+
+
+def test_builtin_study_is_listed_and_valid(capsys):
+    assert cli.main(["studies"]) == 0
+    line = next(x for x in capsys.readouterr().out.splitlines() if x.startswith("maharaja-start-player "))
+    assert "8 cells" in line
+    study = load_study("maharaja-start-player")
+    assert study.game == "maharaja" and study.pair_seats and study.files == {}
+    assert sorted({c.n_players for c in study.cells}) == [2, 3, 4, 5]
+    assert {c.agents[0].split(":")[0] for c in study.cells} == {"greedy", "mcts"}
+    for cell in study.cells:
+        assert len(set(cell.agents)) == 1 and cell.games % cell.n_players == 0 and cell.variant == {}
+
+
+def test_report_has_the_maharaja_section_the_map_and_the_start_player(tmp_path):
+    run = write_run(
+        tmp_path / "run",
+        name="maharaja-mini",
+        game="maharaja",
+        pair_seats=True,
+        cells=[
+            {"id": "p2", "label": "2 players", "agents": ["greedy"] * 2, "games": 40},
+            {"id": "p3", "label": "3 players", "agents": ["random"] * 3, "games": 42},
+        ],
+    )
+    index = write_report(run, tmp_path / "reports")
+    md = (index.parent / "report.md").read_text()
+    assert "## Maharaja: palaces, gold and houses by seat" in md
+    assert "| map | built-in (the engine's own map, rust_core/data/maharaja_map.txt" in md
+    assert "whoever holds the lowest character when the first round begins" in md
+    header = next(x for x in md.splitlines() if x.startswith("| cell | seat | palaces built"))
+    for label in ("gold at the end", "houses built", "forfeited actions", "gold from scorings", "tolls paid"):
+        assert label in header
+    section = md.split("## Maharaja", 1)[1].split("\n## ", 1)[0]
+    seat_rows = [x for x in section.splitlines() if re.match(r"\| [23] players \| \d \|", x)]
+    assert len(seat_rows) == 2 + 3
+    assert "governor track" in section and "mean rounds" in section
