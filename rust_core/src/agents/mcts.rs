@@ -49,7 +49,7 @@ use super::random::RandomAgent;
 use super::Agent;
 use crate::game::{ranks_and_wins, Evaluate, Game, View, MAX_SEATS};
 use crate::rng::{below, Rng};
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 const NONE: u32 = u32::MAX;
 /// Default rollout length before the game's win estimate is used.
@@ -175,11 +175,11 @@ impl<G: Evaluate> MctsAgent<G> {
             nodes: Vec::new(),
             tables: Vec::new(),
             edges: Vec::new(),
-            joint: HashMap::new(),
-            variants: HashMap::new(),
+            joint: HashMap::default(),
+            variants: HashMap::default(),
             path: Vec::with_capacity(64),
             legal: Vec::with_capacity(256),
-            legal_set: HashSet::with_capacity(256),
+            legal_set: HashSet::default(),
             values: Vec::with_capacity(256),
             order: Vec::with_capacity(256),
             choices: Vec::with_capacity(MAX_SEATS),
