@@ -3,3 +3,4 @@
 pub mod alhambra;
 pub mod coin;
 pub mod hiroba;
+pub mod taluva;
