@@ -11,6 +11,8 @@
 //! `seat(p) = p`.
 
 pub mod hex;
+#[cfg(test)]
+pub mod invariants;
 pub mod moves;
 pub mod state;
 pub mod tiles;

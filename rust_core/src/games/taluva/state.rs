@@ -32,7 +32,7 @@ pub const KIND_EXPAND: u32 = 3;
 pub const KIND_TEMPLE: u32 = 4;
 pub const KIND_TOWER: u32 = 5;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Action {
     /// Place the drawn tile with its volcano at `(q, r)` and rotation `rot` (see
     /// [`super::hex`]): at sea level, or as an eruption on a volcano.

@@ -19,7 +19,10 @@ use super::moves::CellSet;
 use super::state::*;
 use super::tiles::*;
 use super::variant::*;
+use super::invariants::{check, naive_builds, naive_placements};
 use crate::game::ranks_and_wins;
+use crate::rng::{agent_rng, below, deal_rng};
+use std::collections::BTreeSet;
 
 const JG: u8 = pair(JUNGLE, GRASS);
 const RG: u8 = pair(ROCK, GRASS);
@@ -566,4 +569,106 @@ fn cell_set_round_trips() {
     assert!(s.insert(3) && s.insert(200) && !s.insert(3));
     assert_eq!(s.iter().collect::<Vec<_>>(), vec![3, 200]);
     assert_eq!(s.len(), 2);
+}
+
+// ------------------------------------------------------------------- random play
+
+/// Every combination of the switches.
+pub fn all_variants() -> Vec<Variant> {
+    let mut out = Vec::new();
+    for tiles in [None, Some(12)] {
+        for new_hut in [NewHut::Anywhere, NewHut::NotAdjacent] {
+            for expansion in [Expansion::Adjacent, Expansion::Connected] {
+                out.push(Variant { tiles_per_player: tiles, new_hut, expansion });
+            }
+        }
+    }
+    out
+}
+
+#[derive(Default, Debug)]
+pub struct RunStats {
+    pub actions: u64,
+    pub eruptions: u64,
+    pub eliminations: u64,
+    pub ends: [u64; 3],
+    pub full_checks: u64,
+}
+
+/// Plays `games` random games (a kind uniformly, then an action of it) over every player
+/// count and switch, checking after every action the conservation of pieces, stack heights
+/// against tiles placed, nothing on a volcano, the frontier and the settlements; that
+/// every chosen action passes the direct legality test; and every 50th game that each
+/// decision's legal moves equal the brute-force generators' and the kinds agree with them.
+pub fn invariant_run(games: u64, seed: u64) -> RunStats {
+    let vs = all_variants();
+    let mut st = RunStats::default();
+    let mut buf = Vec::new();
+    for i in 0..games {
+        let n = 2 + (i % 3) as usize;
+        let v = vs[(i / 3) as usize % vs.len()];
+        let mut g = Taluva::new(&v, n, deal_rng(seed, i));
+        let mut rng = agent_rng(seed, i, 0);
+        let full = i % 50 == 0;
+        while !g.is_over() {
+            let p = g.current;
+            let kinds = g.kinds_now();
+            assert_ne!(kinds, 0, "game {i}: no legal action");
+            if full {
+                buf.clear();
+                g.generate(None, &mut buf);
+                let got: BTreeSet<Action> = buf.iter().copied().collect();
+                assert_eq!(got.len(), buf.len(), "game {i}: duplicate actions");
+                let want = if g.phase == Phase::Place { naive_placements(&g) } else { naive_builds(&g, p) };
+                assert_eq!(got, want, "game {i}: legal moves in phase {:?}\n{}", g.phase, g.map_rows().join("\n"));
+                for k in 0..6 {
+                    buf.clear();
+                    g.generate(Some(k), &mut buf);
+                    assert_eq!(kinds >> k & 1 == 1, !buf.is_empty(), "game {i}: kind {k}");
+                }
+                st.full_checks += 1;
+            }
+            let k = {
+                let mut pick = below(&mut rng, kinds.count_ones() as usize);
+                let mut bits = kinds;
+                loop {
+                    let b = bits.trailing_zeros();
+                    if pick == 0 {
+                        break b;
+                    }
+                    pick -= 1;
+                    bits &= bits - 1;
+                }
+            };
+            buf.clear();
+            g.generate(Some(k), &mut buf);
+            let a = buf[below(&mut rng, buf.len())];
+            assert!(g.action_is_legal(a), "game {i}: {a:?}");
+            let eliminated_before = g.players[..n].iter().filter(|x| !x.is_in()).count();
+            g.play(a);
+            st.actions += 1;
+            st.eruptions += u64::from(k == KIND_ERUPT);
+            st.eliminations += (g.players[..n].iter().filter(|x| !x.is_in()).count() - eliminated_before) as u64;
+            check(&g).unwrap_or_else(|e| panic!("game {i} after {a:?}: {e}\n{}", g.map_rows().join("\n")));
+            assert!(g.drawn <= g.limit);
+        }
+        let end = g.end.expect("ended");
+        st.ends[end.code() as usize] += 1;
+        match end {
+            EndReason::TilesOut => assert_eq!(g.drawn, g.limit, "game {i}"),
+            EndReason::LastPlayer => assert_eq!(g.active(), 1, "game {i}"),
+            EndReason::TwoKinds => assert!(g.players[g.winner as usize].kinds_done() >= 2, "game {i}"),
+        }
+    }
+    st
+}
+
+#[test]
+fn invariants_hold_in_random_play() {
+    let games = std::env::var("BALANCELAB_INVARIANT_GAMES").ok().and_then(|s| s.parse().ok()).unwrap_or(300);
+    let t = std::time::Instant::now();
+    let st = invariant_run(games, 2026);
+    eprintln!("taluva invariant run: {games} games in {:.1}s: {st:?}", t.elapsed().as_secs_f64());
+    assert!(st.actions > games * 10);
+    assert!(st.eruptions > 0 && st.eliminations > 0 && st.ends.iter().all(|&e| e > 0), "{st:?}");
 }
