@@ -10,6 +10,7 @@
 //! Position 0 is the start player (the batch runner rotates agents across positions), so
 //! `seat(p) = p`.
 
+pub mod eval;
 pub mod hex;
 #[cfg(test)]
 pub mod invariants;

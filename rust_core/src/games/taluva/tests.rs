@@ -672,3 +672,110 @@ fn invariants_hold_in_random_play() {
     assert!(st.actions > games * 10);
     assert!(st.eruptions > 0 && st.eliminations > 0 && st.ends.iter().all(|&e| e > 0), "{st:?}");
 }
+
+/// Plays one 2-player game: `greedy[p]` says whether position `p` plays greedy (else random).
+fn play_quick(v: &Variant, greedy: [bool; 2], seed: u64, i: u64) -> Taluva {
+    let mut g = Taluva::new(v, 2, deal_rng(seed, i));
+    let mut rngs = [agent_rng(seed, i, 0), agent_rng(seed, i, 1)];
+    let (mut buf, mut vals) = (Vec::new(), Vec::new());
+    while !g.is_over() {
+        let p = g.current;
+        buf.clear();
+        if greedy[p] {
+            g.generate(None, &mut buf);
+            vals.clear();
+            g.greedy_eval(p, &buf, &mut vals);
+            let best = vals.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+            let ties: Vec<usize> = (0..buf.len()).filter(|&k| vals[k] >= best - 1e-9).collect();
+            let a = buf[ties[below(&mut rngs[p], ties.len())]];
+            g.play(a);
+        } else {
+            let kinds = g.kinds_now();
+            let ks: Vec<u32> = (0..6).filter(|k| kinds >> k & 1 == 1).collect();
+            let k = ks[below(&mut rngs[p], ks.len())];
+            g.generate(Some(k), &mut buf);
+            g.play(buf[below(&mut rngs[p], buf.len())]);
+        }
+    }
+    g
+}
+
+#[test]
+#[ignore]
+fn quick_strength_greedy_vs_random() {
+    let v = Variant::default();
+    let games = 400u64;
+    let t = std::time::Instant::now();
+    let mut share = 0.0;
+    let mut ends = [0; 3];
+    for i in 0..games {
+        let gp = (i % 2) as usize;
+        let g = play_quick(&v, [gp == 0, gp == 1], 7, i);
+        let (_, wins) = ranks_and_wins(&g.score_vec(), &[]);
+        share += wins[gp];
+        ends[g.end.unwrap().code() as usize] += 1;
+        if i < 12 {
+            let me = g.players[gp];
+            let op = g.players[1 - gp];
+            eprintln!("game {i}: end {:?} winner {} greedy={gp} turns {} greedy t{} w{} h{} lost{} elim{} | random t{} w{} h{} lost{} elim{}",
+                g.end, g.winner, g.turns, me.temples_built(), me.towers_built(), me.huts_built(), me.huts_lost, me.eliminated,
+                op.temples_built(), op.towers_built(), op.huts_built(), op.huts_lost, op.eliminated);
+        }
+    }
+    eprintln!("greedy vs random: {:.3} over {games} games, ends {ends:?}, {:.1} ms/game", share / games as f64,
+              t.elapsed().as_secs_f64() * 1000.0 / games as f64);
+    let t = std::time::Instant::now();
+    let mut ends = [0; 3];
+    let mut temples = 0u32;
+    let mut towers = 0u32;
+    for i in 0..games {
+        let g = play_quick(&v, [true, true], 9, i);
+        ends[g.end.unwrap().code() as usize] += 1;
+        temples += g.players[..2].iter().map(|p| p.temples_built() as u32).sum::<u32>();
+        towers += g.players[..2].iter().map(|p| p.towers_built() as u32).sum::<u32>();
+    }
+    eprintln!("greedy self-play: ends {ends:?}, temples/game {:.2}, towers/game {:.2}, {:.2} ms/game",
+              temples as f64 / games as f64, towers as f64 / games as f64,
+              t.elapsed().as_secs_f64() * 1000.0 / games as f64);
+    let t = std::time::Instant::now();
+    for i in 0..2000 {
+        play_quick(&v, [false, false], 11, i);
+    }
+    eprintln!("random: {:.1} us/game", t.elapsed().as_secs_f64() * 1e6 / 2000.0);
+}
+
+#[test]
+#[ignore]
+fn debug_one_game() {
+    let v = Variant::default();
+    let i = 3u64;
+    let seed = 7;
+    let greedy = [false, true];
+    let mut g = Taluva::new(&v, 2, deal_rng(seed, i));
+    let mut rngs = [agent_rng(seed, i, 0), agent_rng(seed, i, 1)];
+    let (mut buf, mut vals) = (Vec::new(), Vec::new());
+    while !g.is_over() {
+        let p = g.current;
+        buf.clear();
+        if greedy[p] {
+            g.generate(None, &mut buf);
+            vals.clear();
+            g.greedy_eval(p, &buf, &mut vals);
+            let best = vals.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+            let ties: Vec<usize> = (0..buf.len()).filter(|&k| vals[k] >= best - 1e-9).collect();
+            let a = buf[ties[below(&mut rngs[p], ties.len())]];
+            let c = g.eval_ctx(p);
+            let _ = c;
+            eprintln!("turn {} greedy huts {} t{} w{} lost {} options {} best {:.1}: {}", g.turns, g.players[p].huts,
+                g.players[p].temples, g.players[p].towers, g.players[p].huts_lost, buf.len(), best, g.describe(&a));
+            g.play(a);
+        } else {
+            let kinds = g.kinds_now();
+            let ks: Vec<u32> = (0..6).filter(|k| kinds >> k & 1 == 1).collect();
+            let k = ks[below(&mut rngs[p], ks.len())];
+            g.generate(Some(k), &mut buf);
+            g.play(buf[below(&mut rngs[p], buf.len())]);
+        }
+    }
+    eprintln!("{}", g.map_rows().join("\n"));
+}
