@@ -8,7 +8,7 @@ use crate::options::Files;
 use serde_json::Value;
 
 /// Names of the available games.
-pub const GAMES: &[&str] = &["alhambra", "coin", "hiroba"];
+pub const GAMES: &[&str] = &["alhambra", "coin", "hiroba", "taluva"];
 
 /// Runs `$body` with the type alias `G` bound to the engine of game `$name`.
 macro_rules! with_game {
@@ -24,6 +24,10 @@ macro_rules! with_game {
             }
             "hiroba" => {
                 type $g = crate::games::hiroba::Hiroba;
+                $body
+            }
+            "taluva" => {
+                type $g = crate::games::taluva::Taluva;
                 $body
             }
             other => Err($crate::error::Error::UnknownGame {

@@ -38,7 +38,8 @@
 
 use super::hex::{self, tile_hexes, EMPTY, NONE};
 use super::moves::CellSet;
-use super::state::{Action, Taluva, MAX_PLAYERS, HUTS};
+use super::state::{Action, Taluva, HUTS, MAX_PLAYERS};
+use crate::game::Evaluate;
 
 pub const WIN: f64 = 10_000.0;
 pub const TEMPLE: f64 = 100.0;
@@ -119,10 +120,6 @@ impl Taluva {
                 && !gone.contains(&y)
                 && !s.has_tower[s.label[y as usize] as usize]
         })
-    }
-
-    fn touches_own(&self, h: u16, who: usize) -> bool {
-        self.map.nb[h as usize].iter().any(|&y| y != NONE && self.map.owner[y as usize] == who as u8)
     }
 
     fn eval_place(&self, c: &Ctx, q: i16, r: i16, rot: u8) -> f64 {
@@ -361,5 +358,22 @@ impl Taluva {
         let w: Vec<f64> = s[..self.n].iter().map(|&x| if x.is_finite() { ((x - best) / 4.0).exp() } else { 0.0 }).collect();
         let total: f64 = w.iter().sum();
         w.iter().map(|x| x / total).collect()
+    }
+}
+
+impl Evaluate for Taluva {
+    fn greedy_value(&self, player: usize, action: &Action) -> f64 {
+        let mut out = Vec::with_capacity(1);
+        self.greedy_eval(player, std::slice::from_ref(action), &mut out);
+        out[0]
+    }
+    /// The actions of one decision share [`Ctx`] (sites of every player).
+    fn greedy_values(&self, player: usize, actions: &[Action], out: &mut Vec<f64>) {
+        if !actions.is_empty() {
+            self.greedy_eval(player, actions, out)
+        }
+    }
+    fn win_estimate(&self) -> Option<Vec<f64>> {
+        Some(self.estimate())
     }
 }

@@ -15,6 +15,7 @@ pub mod hex;
 #[cfg(test)]
 pub mod invariants;
 pub mod moves;
+pub mod record;
 pub mod state;
 pub mod tiles;
 pub mod variant;

@@ -8,6 +8,8 @@
 use super::hex::{tile_hexes, Map, CAP, EMPTY, HUT, NOBODY, NONE, TEMPLE, TOWER};
 use super::tiles::{all_tiles, terrains, tile_label, N_TILES, TERRAIN_LETTERS, TERRAIN_NAMES, VOLCANO};
 use super::variant::{self, Variant};
+use crate::game::{Decision, Game};
+use crate::options::{Files, OptionSpec};
 use crate::rng::{shuffle, Rng};
 use serde_json::{json, Value};
 
@@ -578,3 +580,92 @@ impl Taluva {
 pub const MAP_LEGEND: &str = "one 4-character token per hex, rows offset by half a hex (axial r grows downwards): \
      terrain (V volcano, J jungle, G grassland, S sand, R rock, L lake), level, then '..' empty or the owner \
      (a = turn-order position 0, b = 1, ...) and h huts (as many as the level), T temple, W tower";
+
+impl Game for Taluva {
+    type Action = Action;
+    type Variant = Variant;
+
+    const NAME: &'static str = "taluva";
+    const RULES_VERSION: u32 = 1;
+    const MIN_PLAYERS: usize = 2;
+    const MAX_PLAYERS: usize = MAX_PLAYERS;
+
+    fn variant_schema() -> Vec<OptionSpec> {
+        variant::schema()
+    }
+    fn parse_variant(value: &Value, n_players: usize, _files: &Files) -> crate::error::Result<Variant> {
+        variant::parse(value, n_players)
+    }
+    fn new(v: &Variant, n: usize, rng: Rng) -> Self {
+        Taluva::new(v, n, rng)
+    }
+    fn n_players(&self) -> usize {
+        self.n
+    }
+    /// Place, then build: the build decision continues the turn.
+    fn decision(&self) -> Decision {
+        Decision { acting: 1 << self.current, continues_turn: self.phase == Phase::Build }
+    }
+    fn is_terminal(&self) -> bool {
+        self.is_over()
+    }
+    fn action_kinds(&self, _player: usize) -> u32 {
+        self.kinds_now()
+    }
+    fn legal_actions(&self, player: usize, kind: Option<u32>, out: &mut Vec<Action>) {
+        debug_assert_eq!(player, self.current);
+        self.generate(kind, out)
+    }
+    /// A direct test (placements are checked from their three hexes, builds from the
+    /// hex and its neighbours), no move list.
+    fn is_legal(&self, player: usize, a: &Action) -> bool {
+        player == self.current && !self.is_over() && self.action_is_legal(*a)
+    }
+    fn apply(&mut self, player: usize, a: Action) {
+        debug_assert_eq!(player, self.current);
+        self.play(a)
+    }
+    fn scores(&self) -> Vec<i64> {
+        self.score_vec()
+    }
+    fn seat(&self, player: usize) -> usize {
+        player
+    }
+    fn turns(&self) -> u32 {
+        self.turns as u32
+    }
+    /// Only the order of the undrawn tiles is hidden (the map, supplies and the drawn
+    /// tile are public): a sample reshuffles them.
+    fn determinize(&self, _observer: usize, rng: &mut Rng) -> Self {
+        let mut g = self.clone();
+        g.log = None;
+        let rest = &mut g.stack[self.drawn as usize..];
+        rest.sort_unstable();
+        shuffle(rng, rest);
+        g
+    }
+    fn observation(&self, _observer: usize) -> Value {
+        let cells: Vec<Value> = self
+            .map
+            .land_cells()
+            .iter()
+            .map(|&c| {
+                let i = c as usize;
+                let m = &self.map;
+                json!([m.q[i], m.r[i], m.level[i], m.terrain[i], m.vdir[i], m.building[i], m.owner[i]])
+            })
+            .collect();
+        let mut unseen: Vec<u8> = self.stack[self.drawn as usize..].to_vec();
+        unseen.sort_unstable();
+        json!({
+            "map": cells, "players": format!("{:?}", &self.players[..self.n]), "current": self.current,
+            "phase": format!("{:?}", self.phase), "tile": self.tile, "drawn": self.drawn, "limit": self.limit,
+            "turns": self.turns, "end": format!("{:?}", self.end), "unseen_tiles": unseen,
+        })
+    }
+    /// One zone: the undrawn tiles (pair codes) in drawing order (those beyond the game's
+    /// tile count, with `tiles` = N per player, are never drawn).
+    fn hidden(&self, _observer: usize) -> Vec<Vec<u32>> {
+        vec![self.stack[self.drawn as usize..].iter().map(|&t| t as u32).collect()]
+    }
+}

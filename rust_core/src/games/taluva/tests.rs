@@ -779,3 +779,8 @@ fn debug_one_game() {
     }
     eprintln!("{}", g.map_rows().join("\n"));
 }
+
+#[test]
+fn conformance_suite() {
+    crate::conformance::check::<Taluva>();
+}
