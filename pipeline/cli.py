@@ -303,7 +303,8 @@ def cmd_report(args: argparse.Namespace) -> int:
 
 
 def cmd_strength(args: argparse.Namespace) -> int:
-    from analysis.strength import analyse_strength, format_strength, write_strength
+    from analysis.report import write_strength
+    from analysis.strength import analyse_strength, format_strength
 
     for run_dir in args.run_dirs:
         if not (run_dir / "manifest.json").exists():

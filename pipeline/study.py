@@ -44,7 +44,17 @@ else:  # pragma: no cover - exercised on 3.10 only
     import tomli as tomllib
 
 SAFE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*$")
-TOP_KEYS = ("name", "description", "game", "seed", "games_per_cell", "pair_seats", "variant", "grid")
+TOP_KEYS = (
+    "name",
+    "description",
+    "game",
+    "seed",
+    "games_per_cell",
+    "pair_seats",
+    "practical_threshold",
+    "variant",
+    "grid",
+)
 GRID_KEYS = ("players", "agents", "variants", "options")
 LINEUP_KEYS = ("agents", "games")
 MAX_SEED = 2**63 - 1
@@ -96,6 +106,8 @@ class Study:
     cells: list[Cell] = field(default_factory=list)
     #: SHA-256 of every file named by a path option of a cell, by absolute path.
     files: dict[str, str] = field(default_factory=dict)
+    #: Smallest difference of win rate that matters to the report (a share; None: its default).
+    practical_threshold: float | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -108,6 +120,7 @@ class Study:
             "source": self.source,
             "cells": [c.to_dict() for c in self.cells],
             "files": dict(self.files),
+            "practical_threshold": self.practical_threshold,
         }
 
     def cell(self, cell_id: str) -> Cell:
@@ -441,7 +454,25 @@ def parse_study(
             if isinstance(value, str) and value not in files:
                 files[value] = file_sha256(value)
     files = dict(sorted(files.items()))
-    return Study(name, description, game, seed, default_games, pair_seats, source, cells, files)
+    threshold = data.get("practical_threshold")
+    if threshold is not None and (
+        isinstance(threshold, bool) or not isinstance(threshold, (int, float)) or not 0 < threshold < 1
+    ):
+        raise ck.fail(
+            "practical_threshold", f"must be a share between 0 and 1 (0.01 = 1 point), got {threshold!r}"
+        )
+    return Study(
+        name,
+        description,
+        game,
+        seed,
+        default_games,
+        pair_seats,
+        source,
+        cells,
+        files,
+        None if threshold is None else float(threshold),
+    )
 
 
 def _fails(game: str, variant: dict[str, Any], agents: list[str]) -> bool:

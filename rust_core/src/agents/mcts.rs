@@ -44,7 +44,7 @@ use super::greedy::GreedyAgent;
 use super::random::RandomAgent;
 use super::Agent;
 use crate::game::{ranks_and_wins, Evaluate, Game, View, MAX_SEATS};
-use crate::rng::{below, shuffle, Rng};
+use crate::rng::{below, Rng};
 use std::collections::HashMap;
 
 const NONE: u32 = u32::MAX;
@@ -146,7 +146,8 @@ pub struct MctsAgent<G: Game> {
     path: Vec<Step>,
     legal: Vec<G::Action>,
     values: Vec<f64>,
-    order: Vec<u32>,
+    /// (negated value, tie key, index) of the legal actions being ranked.
+    order: Vec<(f64, u64, u32)>,
     choices: Vec<(usize, G::Action)>,
     random: RandomAgent<G>,
     greedy: GreedyAgent<G>,
@@ -183,20 +184,29 @@ impl<G: Evaluate> MctsAgent<G> {
             self.legal.clear();
             state.legal_actions(p, None, &mut self.legal);
             assert!(!self.legal.is_empty(), "player {p} acts but has no legal action");
-            shuffle(rng, &mut self.legal); // ties in the greedy order: random
             self.values.clear();
             state.greedy_values(p, &self.legal, &mut self.values);
             let (lo, hi) = bounds(&self.values);
+            // Best value first; equal values in a random order (a salted hash of the index,
+            // one draw per table instead of a shuffle of the whole list).
+            let salt = rand::Rng::random::<u64>(rng);
             self.order.clear();
-            self.order.extend(0..self.legal.len() as u32);
-            let by_value = |a: &u32, b: &u32| self.values[*b as usize].total_cmp(&self.values[*a as usize]);
-            if self.order.len() > keep {
-                self.order.select_nth_unstable_by(keep - 1, by_value);
+            self.order.extend(self.values.iter().enumerate().map(|(i, &v)| {
+                let tie = (i as u64 ^ salt).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+                (-v, tie, i as u32)
+            }));
+            let by_key = |a: &(f64, u64, u32), b: &(f64, u64, u32)| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1));
+            if self.order.len() > keep && hi == lo {
+                // A flat prior: the order is the tie order alone; keep the `keep` smallest keys.
+                self.order.select_nth_unstable_by_key(keep - 1, |o| o.1);
+                self.order.truncate(keep);
+            } else if self.order.len() > keep {
+                self.order.select_nth_unstable_by(keep - 1, by_key);
                 self.order.truncate(keep);
             }
-            self.order.sort_by(by_value);
+            self.order.sort_unstable_by(by_key);
             let start = self.edges.len() as u32;
-            for &i in &self.order {
+            for &(_, _, i) in &self.order {
                 let (action, v) = (self.legal[i as usize], self.values[i as usize]);
                 self.edges.push(Edge {
                     action,

@@ -505,8 +505,9 @@ impl Game for Hiroba {
     fn n_players(&self) -> usize {
         self.n
     }
+    /// The optional stone continues the turn begun by the pebble.
     fn decision(&self) -> Decision {
-        Decision::one(self.current)
+        Decision { continues_turn: self.phase == Phase::Stone, ..Decision::one(self.current) }
     }
     fn is_terminal(&self) -> bool {
         self.is_over()
