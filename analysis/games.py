@@ -63,6 +63,7 @@ __all__ = ["SECTIONS", "AdvantagePart", "GameSection", "section"]
 SECTIONS: dict[str, str] = {
     "alhambra": "analysis.alhambra",
     "hiroba": "analysis.hiroba",
+    "taluva": "analysis.taluva",
 }
 
 

@@ -269,8 +269,7 @@ impl Taluva {
         match a {
             Action::Temple { cell } | Action::Tower { cell } => {
                 let is_temple = matches!(a, Action::Temple { .. });
-                let done_after = me.kinds_done()
-                    + u8::from(if is_temple { me.temples == 1 } else { me.towers == 1 });
+                let done_after = me.kinds_done() + u8::from(if is_temple { me.temples == 1 } else { me.towers == 1 });
                 if done_after >= 2 {
                     return WIN;
                 }
@@ -355,7 +354,8 @@ impl Taluva {
             }
         }
         let best = s[..self.n].iter().copied().fold(f64::NEG_INFINITY, f64::max);
-        let w: Vec<f64> = s[..self.n].iter().map(|&x| if x.is_finite() { ((x - best) / 4.0).exp() } else { 0.0 }).collect();
+        let w: Vec<f64> =
+            s[..self.n].iter().map(|&x| if x.is_finite() { ((x - best) / 4.0).exp() } else { 0.0 }).collect();
         let total: f64 = w.iter().sum();
         w.iter().map(|x| x / total).collect()
     }

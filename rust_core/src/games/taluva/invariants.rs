@@ -142,7 +142,7 @@ pub fn naive_builds(g: &Taluva, p: usize) -> BTreeSet<Action> {
             }
             let cost: u32 = fill.iter().map(|h| b[h].0 as u32).sum();
             if !fill.is_empty() && cost <= me.huts as u32 {
-                let id = s.iter().map(|h| cell(h)).min().unwrap();
+                let id = s.iter().map(&cell).min().unwrap();
                 out.insert(Action::Expand { cell: id, terrain: t });
             }
         }

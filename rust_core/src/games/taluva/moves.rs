@@ -123,7 +123,8 @@ impl Taluva {
             for k in 0..6 {
                 let (a, b) = (m.nb[fi][k], m.nb[fi][(k + 1) % 6]);
                 // All three hexes at sea; counted from the lowest known (frontier) cell.
-                if (a != NONE && (a < f || m.level[a as usize] > 0)) || (b != NONE && (b < f || m.level[b as usize] > 0))
+                if (a != NONE && (a < f || m.level[a as usize] > 0))
+                    || (b != NONE && (b < f || m.level[b as usize] > 0))
                 {
                     continue;
                 }

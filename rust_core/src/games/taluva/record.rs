@@ -1,8 +1,8 @@
 //! What is recorded of a Taluva game: the output columns, the JSON of actions and the
 //! rule-event log (set-up, huts lost to eruptions, eliminations, the end, the final map).
 
-use super::state::Taluva;
 use super::state::Action;
+use super::state::Taluva;
 use crate::game::{MetricSpec, Record};
 use serde_json::Value;
 
@@ -15,11 +15,7 @@ const METRICS: &[MetricSpec] = &[
     },
     MetricSpec { name: "temples", description: "temples built (of 3)", nullable: false },
     MetricSpec { name: "towers", description: "towers built (of 2)", nullable: false },
-    MetricSpec {
-        name: "huts",
-        description: "huts built (of 20), those lost to eruptions included",
-        nullable: false,
-    },
+    MetricSpec { name: "huts", description: "huts built (of 20), those lost to eruptions included", nullable: false },
     MetricSpec { name: "huts_lost", description: "the player's huts removed by eruptions (anyone's)", nullable: false },
     MetricSpec {
         name: "eliminated",

@@ -38,13 +38,26 @@ pub const KIND_TOWER: u32 = 5;
 pub enum Action {
     /// Place the drawn tile with its volcano at `(q, r)` and rotation `rot` (see
     /// [`super::hex`]): at sea level, or as an eruption on a volcano.
-    Place { q: i8, r: i8, rot: u8 },
+    Place {
+        q: i8,
+        r: i8,
+        rot: u8,
+    },
     /// One hut on an empty level-1 terrain hex (a new settlement, or joining one).
-    Hut { cell: u16 },
+    Hut {
+        cell: u16,
+    },
     /// Expand the settlement whose lowest cell index is `cell` into `terrain`.
-    Expand { cell: u16, terrain: u8 },
-    Temple { cell: u16 },
-    Tower { cell: u16 },
+    Expand {
+        cell: u16,
+        terrain: u8,
+    },
+    Temple {
+        cell: u16,
+    },
+    Tower {
+        cell: u16,
+    },
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -97,7 +110,15 @@ pub struct Player {
 
 impl Player {
     fn new() -> Self {
-        Player { huts: HUTS, temples: TEMPLES, towers: TOWERS, huts_lost: 0, tiles_placed: 0, eruptions: 0, eliminated: 0 }
+        Player {
+            huts: HUTS,
+            temples: TEMPLES,
+            towers: TOWERS,
+            huts_lost: 0,
+            tiles_placed: 0,
+            eruptions: 0,
+            eliminated: 0,
+        }
     }
     pub fn huts_built(&self) -> u8 {
         HUTS - self.huts
@@ -516,17 +537,17 @@ impl Taluva {
             Action::Hut { cell } => json!({"type": "hut", "hex": hex(cell), "level": self.map.level[cell as usize]}),
             Action::Expand { cell, terrain } => {
                 let set = self.settlements.of(cell).map(|s| self.expansion_set(s, terrain));
-                let hexes: Vec<Value> =
-                    set.iter().flat_map(|s| s.iter()).map(|c| hex(c)).collect();
-                let huts: u32 =
-                    set.iter().flat_map(|s| s.iter()).map(|c| self.map.level[c as usize] as u32).sum();
+                let hexes: Vec<Value> = set.iter().flat_map(|s| s.iter()).map(&hex).collect();
+                let huts: u32 = set.iter().flat_map(|s| s.iter()).map(|c| self.map.level[c as usize] as u32).sum();
                 json!({"type": "expand", "settlement": hex(cell), "terrain": TERRAIN_NAMES[terrain as usize],
                        "hexes": hexes, "huts": huts})
             }
             Action::Temple { cell } => {
                 json!({"type": "temple", "hex": hex(cell), "level": self.map.level[cell as usize]})
             }
-            Action::Tower { cell } => json!({"type": "tower", "hex": hex(cell), "level": self.map.level[cell as usize]}),
+            Action::Tower { cell } => {
+                json!({"type": "tower", "hex": hex(cell), "level": self.map.level[cell as usize]})
+            }
         }
     }
 
@@ -550,7 +571,8 @@ impl Taluva {
                     line[col + i] = ch;
                 }
             }
-            rows.push(line.into_iter().collect::<String>().trim_end().to_string());
+            let text: String = line.into_iter().collect();
+            rows.push(format!("r={y:<4} {}", text.trim_end()));
         }
         rows
     }
@@ -577,7 +599,8 @@ impl Taluva {
 }
 
 /// The notation of the map rows in logs.
-pub const MAP_LEGEND: &str = "one 4-character token per hex, rows offset by half a hex (axial r grows downwards): \
+pub const MAP_LEGEND: &str =
+    "each row starts with its axial r (growing downwards); one 4-character token per hex, rows offset by half a hex: \
      terrain (V volcano, J jungle, G grassland, S sand, R rock, L lake), level, then '..' empty or the owner \
      (a = turn-order position 0, b = 1, ...) and h huts (as many as the level), T temple, W tower";
 
