@@ -1,10 +1,11 @@
-"""Single-core speed of `rust_core.simulate` for random play: Alhambra and Hiroba.
+"""Single-core speed of `rust_core.simulate` for random play: Alhambra, Hiroba and Taluva.
 
     python bench/engine.py [--games N] [--repeats R]
 
-Prints games/s for Alhambra with 2 players with Dirk (target: >= 30,000) and 4 players, and for
-Hiroba (built-in tiles) with 2 and 4 players, and writes bench/results/engine.json. `simulate`
-runs on the calling thread, so this is one core.
+Prints games/s for Alhambra with 2 players with Dirk (target: >= 30,000) and 4 players, for
+Hiroba (built-in tiles) with 2 and 4 players, and for Taluva with 2 players (all 48 tiles):
+random (target >= 5,000) and greedy self-play (target >= 500), and writes
+bench/results/engine.json. `simulate` runs on the calling thread, so this is one core.
 """
 
 from __future__ import annotations
@@ -19,12 +20,17 @@ from common import best_rate, write  # noqa: E402
 
 import rust_core  # noqa: E402
 
+#: name -> (game, variant, agents, share of --games per timed run)
 CASES = {
-    "alhambra_2p_dirk_random": ("alhambra", {}, ["random"] * 2),
-    "alhambra_4p_random": ("alhambra", {}, ["random"] * 4),
-    "hiroba_2p_random": ("hiroba", {}, ["random"] * 2),
-    "hiroba_4p_random": ("hiroba", {}, ["random"] * 4),
+    "alhambra_2p_dirk_random": ("alhambra", {}, ["random"] * 2, 1.0),
+    "alhambra_4p_random": ("alhambra", {}, ["random"] * 4, 0.5),
+    "hiroba_2p_random": ("hiroba", {}, ["random"] * 2, 1.0),
+    "hiroba_4p_random": ("hiroba", {}, ["random"] * 4, 0.5),
+    "taluva_2p_random": ("taluva", {}, ["random"] * 2, 0.2),
+    "taluva_2p_greedy": ("taluva", {}, ["greedy"] * 2, 0.04),
 }
+#: name -> minimum games/s the issues ask for
+TARGETS = {"alhambra_2p_dirk_random": 30_000, "taluva_2p_random": 5_000, "taluva_2p_greedy": 500}
 
 
 def main() -> None:
@@ -33,8 +39,8 @@ def main() -> None:
     ap.add_argument("--repeats", type=int, default=3, help="timed runs per case; the best counts (default 3)")
     args = ap.parse_args()
     figures: dict[str, float] = {}
-    for name, (game, variant, agents) in CASES.items():
-        games = args.games if len(agents) == 2 else args.games // 2
+    for name, (game, variant, agents, share) in CASES.items():
+        games = max(1, int(args.games * share))
 
         def work(game: str = game, variant: dict = variant, agents: list = agents, games: int = games) -> int:
             rust_core.simulate(game, variant, agents, seed=1, start=0, count=games)
@@ -43,9 +49,9 @@ def main() -> None:
         rate = best_rate(work, args.repeats)
         figures[f"{name}_games_per_s"] = round(rate)
         print(f"{name:28s} {rate:10,.0f} games/s (single core)")
-    target = 30_000
-    ok = figures["alhambra_2p_dirk_random_games_per_s"] >= target
-    print(f"target 2p Dirk >= {target:,} games/s: {'met' if ok else 'NOT met'}")
+    for name, target in TARGETS.items():
+        ok = figures[f"{name}_games_per_s"] >= target
+        print(f"target {name} >= {target:,} games/s: {'met' if ok else 'NOT met'}")
     print(f"wrote {write('engine', figures)}")
 
 

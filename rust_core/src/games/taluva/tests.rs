@@ -603,9 +603,10 @@ pub struct RunStats {
 
 /// Plays `games` random games (a kind uniformly, then an action of it) over every player
 /// count and switch, checking after every action the conservation of pieces, stack heights
-/// against tiles placed, nothing on a volcano, the frontier and the settlements; that
-/// every chosen action passes the direct legality test; and every 50th game that each
-/// decision's legal moves equal the brute-force generators' and the kinds agree with them.
+/// against tiles placed, nothing on a volcano and the frontier; that every chosen action
+/// passes the direct legality test; and every 50th game that each decision's legal moves
+/// equal the brute-force generators', the kinds agree with them and the settlements equal
+/// a flood fill.
 pub fn invariant_run(games: u64, seed: u64) -> RunStats {
     let vs = all_variants();
     let mut st = RunStats::default();
@@ -655,7 +656,7 @@ pub fn invariant_run(games: u64, seed: u64) -> RunStats {
             st.actions += 1;
             st.eruptions += u64::from(k == KIND_ERUPT);
             st.eliminations += (g.players[..n].iter().filter(|x| !x.is_in()).count() - eliminated_before) as u64;
-            check(&g).unwrap_or_else(|e| panic!("game {i} after {a:?}: {e}\n{}", g.map_rows().join("\n")));
+            check(&g, full).unwrap_or_else(|e| panic!("game {i} after {a:?}: {e}\n{}", g.map_rows().join("\n")));
             assert!(g.drawn <= g.limit);
         }
         let end = g.end.expect("ended");
