@@ -105,7 +105,8 @@ def test_replay_ends_with_the_simulated_result_and_the_map():
             assert by_player[row["player"]][key] == row[key], key
     events = log["events"]
     assert events[0]["event"] == "setup" and events[0]["variant"]["expansion"] == "connected"
-    placements = [e for e in events if e["event"] == "action" and e["action"]["type"] in ("extend", "eruption")]
+    placing = ("extend", "eruption")
+    placements = [e for e in events if e["event"] == "action" and e["action"]["type"] in placing]
     assert len(placements) == sum(r["tiles_placed"] for r in rows)
     first = placements[0]["action"]
     assert first["volcano"] == [0, 0] and first["rotation"] == 4 and len(first["hexes"]) == 3
@@ -148,7 +149,13 @@ def test_report_has_the_taluva_section(tmp_path):
         pair_seats=True,
         cells=[
             {"id": "p2", "label": "2 players", "agents": ["greedy"] * 2, "games": 40},
-            {"id": "p3", "label": "3 players, 12 tiles", "agents": ["random"] * 3, "games": 30, "variant": {"tiles": 12}},
+            {
+                "id": "p3",
+                "label": "3 players, 12 tiles",
+                "agents": ["random"] * 3,
+                "games": 30,
+                "variant": {"tiles": 12},
+            },
         ],
     )
     index = write_report(run, tmp_path / "reports")
