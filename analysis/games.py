@@ -68,6 +68,7 @@ SECTIONS: dict[str, str] = {
     "hiroba": "analysis.hiroba",
     "titania": "analysis.titania",
     "maharaja": "analysis.maharaja",  # map: built-in or path + SHA-256
+    "taluva": "analysis.taluva",
 }
 
 

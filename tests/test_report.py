@@ -267,7 +267,7 @@ def test_only_the_renderer_draws_and_sections_return_data():
         assert not any(x.startswith("analysis.report") for x in graph[me]), f"{me} imports the renderer"
     # games.py knows no game module and no analysis step above it
     assert graph["analysis.games"] <= {"analysis.content", "analysis.model"}
-    for game in ("analysis.alhambra", "analysis.hiroba"):
+    for game in ("analysis.alhambra", "analysis.hiroba", "analysis.taluva"):
         assert not graph[game] & {"analysis.study", "analysis.findings"}
 
 

@@ -8,7 +8,7 @@ use crate::options::Files;
 use serde_json::Value;
 
 /// Names of the available games.
-pub const GAMES: &[&str] = &["alhambra", "coin", "hiroba", "maharaja", "titania"];
+pub const GAMES: &[&str] = &["alhambra", "coin", "hiroba", "maharaja", "taluva", "titania"];
 
 /// Runs `$body` with the type alias `G` bound to the engine of game `$name`.
 macro_rules! with_game {
@@ -28,6 +28,10 @@ macro_rules! with_game {
             }
             "maharaja" => {
                 type $g = crate::games::maharaja::Maharaja;
+                $body
+            }
+            "taluva" => {
+                type $g = crate::games::taluva::Taluva;
                 $body
             }
             "titania" => {

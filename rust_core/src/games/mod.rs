@@ -4,4 +4,5 @@ pub mod alhambra;
 pub mod coin;
 pub mod hiroba;
 pub mod maharaja;
+pub mod taluva;
 pub mod titania;

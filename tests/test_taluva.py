@@ -1,0 +1,169 @@
+"""Taluva through the Python face: columns, determinism, replay with the final map, the variant
+options, the built-in study and its report section."""
+
+from __future__ import annotations
+
+import json
+import pathlib
+
+import pyarrow as pa
+import pytest
+from helpers_runs import write_run
+
+import rust_core
+from analysis.report import write_report
+from analysis.taluva import derived
+from pipeline.replay import format_log
+from pipeline.study import load_study
+
+METRICS = [
+    "end_reason",
+    "temples",
+    "towers",
+    "huts",
+    "huts_lost",
+    "eliminated",
+    "elimination_turn",
+    "tiles_placed",
+    "eruptions",
+]
+README = pathlib.Path(__file__).resolve().parents[1] / "README.md"
+
+
+def test_simulate_has_the_documented_columns():
+    batch = rust_core.simulate("taluva", {}, ["greedy", "random", "random"], seed=2, start=0, count=6)
+    assert [c["name"] for c in rust_core.metric_columns("taluva")] == METRICS
+    assert batch.schema.names[-len(METRICS) :] == METRICS
+    documented = README.read_text()
+    for name in METRICS:
+        assert f"`{name}`" in documented, name
+    t = batch.to_pydict()
+    assert batch.num_rows == 18 and set(t["game"]) == {"taluva"}
+    for i in range(batch.num_rows):
+        assert 0 <= t["temples"][i] <= 3 and 0 <= t["towers"][i] <= 2 and 0 <= t["huts"][i] <= 20
+        assert t["huts_lost"][i] <= t["huts"][i] and t["eruptions"][i] <= t["tiles_placed"][i]
+        assert t["end_reason"][i] in (0, 1, 2)
+        assert (t["elimination_turn"][i] is None) == (t["eliminated"][i] == 0)
+    # per game: tiles placed add up to at most 48, one end reason
+    for g in set(t["game_index"]):
+        rows = [i for i in range(batch.num_rows) if t["game_index"][i] == g]
+        assert sum(t["tiles_placed"][i] for i in rows) <= 48
+        assert len({t["end_reason"][i] for i in rows}) == 1
+    assert all(batch.schema.field(name).metadata[b"description"] for name in METRICS)
+
+
+@pytest.mark.parametrize("pair_seats", [False, True])
+def test_games_depend_only_on_their_index(pair_seats):
+    agents = ["greedy", "random"]
+    whole = rust_core.simulate("taluva", {}, agents, 11, 0, 8, pair_seats=pair_seats)
+    parts = pa.Table.from_batches(
+        [
+            rust_core.simulate("taluva", {}, agents, 11, 0, 4, pair_seats=pair_seats),
+            rust_core.simulate("taluva", {}, agents, 11, 4, 4, pair_seats=pair_seats),
+        ]
+    ).combine_chunks()
+    assert pa.Table.from_batches([whole]).equals(parts)
+    assert not whole.equals(rust_core.simulate("taluva", {}, agents, 12, 0, 8, pair_seats=pair_seats))
+
+
+def test_tiles_per_player_limits_the_game():
+    batch = rust_core.simulate("taluva", {"tiles": 12}, ["random"] * 3, seed=4, start=0, count=20)
+    t = batch.to_pydict()
+    for g in set(t["game_index"]):
+        rows = [i for i in range(batch.num_rows) if t["game_index"][i] == g]
+        placed = sum(t["tiles_placed"][i] for i in rows)
+        assert placed <= 36
+        if t["end_reason"][rows[0]] == 2:
+            assert placed == 36
+
+
+@pytest.mark.parametrize(
+    ("variant", "needle"),
+    [
+        ({"tiles": 0}, "tiles"),
+        ({"tiles": 13}, "tiles"),  # 4 players x 13 > 48
+        ({"tiles": "some"}, "tiles"),
+        ({"new_hut": "near"}, "new_hut"),
+        ({"expansion": "all"}, "expansion"),
+        ({"volcanoes": 2}, "volcanoes"),
+    ],
+)
+def test_bad_options_are_refused_naming_them(variant, needle):
+    with pytest.raises(ValueError, match=needle):
+        rust_core.validate("taluva", variant, ["random"] * 4)
+
+
+def test_replay_ends_with_the_simulated_result_and_the_map():
+    variant = {"expansion": "connected", "new_hut": "not_adjacent"}
+    agents = ["greedy", "random"]
+    rows = rust_core.simulate("taluva", variant, agents, 9, 3, 1, pair_seats=True).to_pylist()
+    log = rust_core.replay("taluva", variant, agents, 9, 3, pair_seats=True)
+    json.dumps(log)
+    by_player = {r["player"]: r for r in log["result"]}
+    for row in rows:
+        for key in ["score", "rank", "win", "seat", *METRICS]:
+            assert by_player[row["player"]][key] == row[key], key
+    events = log["events"]
+    assert events[0]["event"] == "setup" and events[0]["variant"]["expansion"] == "connected"
+    placing = ("extend", "eruption")
+    placements = [e for e in events if e["event"] == "action" and e["action"]["type"] in placing]
+    assert len(placements) == sum(r["tiles_placed"] for r in rows)
+    first = placements[0]["action"]
+    assert first["volcano"] == [0, 0] and first["rotation"] == 4 and len(first["hexes"]) == 3
+    assert [e["event"] for e in events[-2:]] == ["game_end", "map"]
+    text = format_log(log)
+    tail = text.split("\n  map:", 1)[1].splitlines()
+    assert tail[1].strip() == "rows:" and tail[2].strip().startswith("r=")
+    # every hex of land is in the map: 3 per tile at sea level
+    tokens = sum(len(r.split()) - 1 for r in events[-1]["rows"])
+    extends = sum(1 for p in placements if p["action"]["type"] == "extend")
+    assert tokens == 3 * extends
+
+
+def test_builtin_study_is_listed_and_valid():
+    study = load_study("taluva-start-player")
+    assert study.game == "taluva" and study.pair_seats
+    assert sorted({c.n_players for c in study.cells}) == [2, 3, 4]
+    assert {c.agents[0].split(":")[0] for c in study.cells} == {"greedy", "mcts"}
+    assert {json.dumps(c.variant, sort_keys=True) for c in study.cells} == {"{}", '{"tiles": 12}'}
+    for cell in study.cells:
+        assert len(set(cell.agents)) == 1 and cell.games % cell.n_players == 0
+        rust_core.validate("taluva", cell.variant, list(cell.agents))
+
+
+def test_end_reason_indicators_split_the_wins():
+    import polars as pl
+
+    rows = pl.DataFrame({"win": [1.0, 0.0, 0.5, 0.5], "end_reason": [0, 0, 2, 2]})
+    d = derived(rows)
+    assert d["won_two_kinds"].to_list() == [1.0, 0.0, 0.0, 0.0]
+    assert d["won_tiles_out"].to_list() == [0.0, 0.0, 0.5, 0.5]
+    assert d["ended_two_kinds"].to_list() == [1.0, 1.0, 0.0, 0.0]
+
+
+def test_report_has_the_taluva_section(tmp_path):
+    run = write_run(
+        tmp_path / "run",
+        name="taluva-mini",
+        game="taluva",
+        pair_seats=True,
+        cells=[
+            {"id": "p2", "label": "2 players", "agents": ["greedy"] * 2, "games": 40},
+            {
+                "id": "p3",
+                "label": "3 players, 12 tiles",
+                "agents": ["random"] * 3,
+                "games": 30,
+                "variant": {"tiles": 12},
+            },
+        ],
+    )
+    index = write_report(run, tmp_path / "reports")
+    md = (index.parent / "report.md").read_text()
+    assert "## Taluva: buildings, eliminations and how games end, by seat" in md
+    header = next(x for x in md.splitlines() if x.startswith("| cell | seat | temples (of 3)"))
+    for label in ("towers (of 2)", "huts (of 20)", "eliminated", "won by two kinds", "won at tiles out"):
+        assert label in header
+    section = md.split("## Taluva", 1)[1].split("\n## ", 1)[0]
+    rows = [x for x in section.splitlines() if x.startswith("| ") and "[" in x]
+    assert len(rows) == 2 + 3
