@@ -455,16 +455,14 @@ def format_strength(st: StrengthAnalysis) -> str:
     return "\n".join(out) + "\n"
 
 
-def write_strength(
-    st: StrengthAnalysis, reports_root: pathlib.Path | str = pathlib.Path("reports")
-) -> dict[str, pathlib.Path]:
-    """Writes ``reports_root/<name>/strength.md``, ``strength_ratings.csv``, ``strength_pairs.csv``
+def write_strength(st: StrengthAnalysis, out_dir: pathlib.Path | str) -> dict[str, pathlib.Path]:
+    """Writes ``out_dir/strength.md``, ``strength_ratings.csv``, ``strength_pairs.csv``
     and ``figures/strength_elo_ladder.png|svg`` (the report's own section, one run only, uses
     ``elo_ladder``); returns their paths."""
     from .figures.save import save_figure
     from .figures.strength import elo_figure
 
-    out = pathlib.Path(reports_root) / st.name
+    out = pathlib.Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     paths = {
         "markdown": out / "strength.md",

@@ -1,4 +1,4 @@
-"""``DIR/manifest.json``: the study as resolved, versions, git commit, times and progress.
+"""``DIR/manifest.json``: the study as resolved, versions and build, times and progress.
 
 Written atomically (temporary file + rename). A directory belongs to one study: running a
 different study into it is refused (:class:`ManifestMismatch`); more games per cell are allowed.
@@ -11,13 +11,13 @@ import datetime as dt
 import json
 import os
 import platform
-import subprocess
 from importlib import metadata
 from pathlib import Path
 from typing import Any
 
 import rust_core
 
+from . import version
 from .study import Study
 
 MANIFEST = "manifest.json"
@@ -32,19 +32,6 @@ def now() -> str:
     return dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")
 
 
-def git_commit() -> str | None:
-    """The commit of the checkout this package runs from, if it is one."""
-    here = Path(__file__).resolve().parent
-    try:
-        res = subprocess.run(
-            ["git", "rev-parse", "HEAD"], cwd=here, capture_output=True, text=True, timeout=5, check=False
-        )
-    except (OSError, subprocess.SubprocessError):
-        return None
-    commit = res.stdout.strip()
-    return commit if res.returncode == 0 and commit else None
-
-
 def versions() -> dict[str, str | None]:
     def dist(name: str) -> str | None:
         try:
@@ -55,6 +42,7 @@ def versions() -> dict[str, str | None]:
     return {
         "balancelab": dist("balancelab"),
         "rust_core": rust_core.__version__,
+        "build": version.engine_build(),
         "ray": dist("ray"),
         "pyarrow": dist("pyarrow"),
         "python": platform.python_version(),
@@ -128,12 +116,14 @@ def check_compatible(out: Path, study: Study, old: dict[str, Any] | None) -> Non
 
 
 def new(study: Study, old: dict[str, Any] | None) -> dict[str, Any]:
-    """A manifest for a run starting now (keeping the first start time of a continued directory)."""
-    return {
+    """A manifest for a run starting now (keeping the first start time of a continued directory).
+
+    ``git_commit`` only when running from a source checkout; ``versions.build`` always."""
+    commit = version.source_commit()
+    man = {
         "format": FORMAT,
         "study": study.to_dict(),
         "versions": versions(),
-        "git_commit": git_commit(),
         "started": now(),
         "first_started": (old or {}).get("first_started") or (old or {}).get("started") or now(),
         "finished": None,
@@ -149,3 +139,6 @@ def new(study: Study, old: dict[str, Any] | None) -> dict[str, Any]:
         "layout": "data/cell=<id>/part-<start:012d>-<end:012d>.parquet, end exclusive, zstd",
         "host": platform.node(),
     }
+    if commit:
+        man["git_commit"] = commit
+    return man

@@ -5,14 +5,16 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import math
+import sys
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from . import manifest, sink
-from .distribute import Progress, ray_session, read_files, run_batches
+from .cluster import CONNECT_TIMEOUT_S, RaySession
+from .distribute import Progress, read_files, run_batches
 from .plan import BatchSizer, missing_ranges
 from .study import Study, games_for
 
@@ -115,8 +117,13 @@ def run_study(
     precision: float | None = None,
     max_games: int | None = None,
     on_written: Callable[[Progress], None] | None = None,
+    connect_timeout_s: float = CONNECT_TIMEOUT_S,
 ) -> dict[str, Any]:
     """Plays every missing game of ``study`` into ``out`` and returns the final manifest.
+
+    Ray is started (or the cluster at ``address``/``RAY_ADDRESS`` joined) only if a game is
+    missing; for a new directory before anything is written, so a Ray that cannot start or a
+    cluster that cannot be reached (:class:`RayUnavailable`) leaves nothing behind.
 
     Raises :class:`manifest.ManifestMismatch` (before starting anything) if ``out`` holds another study,
     :class:`StudyError` if a file of the study changed since it was loaded, :class:`DirectoryBusy` if
@@ -124,137 +131,172 @@ def run_study(
     """
     t_start = time.perf_counter()
     prepare(study, out)  # refuse another study before creating anything
-    out.mkdir(parents=True, exist_ok=True)
-    with exclusive(out):
-        study, old = prepare(study, out)
-        return _run_locked(
-            study,
-            old,
-            out,
-            t_start,
-            workers,
-            address,
-            batch_games,
-            target_seconds,
-            progress,
-            quiet,
-            precision,
-            max_games,
-            on_written,
-        )
+    settings = _Settings(batch_games, target_seconds, progress, quiet, precision, max_games, on_written)
+    with RaySession(workers, address, lambda m: _note(quiet, m), connect_timeout_s) as ray:
+        if manifest.read(out) is None:
+            ray.start()  # a new directory always has games to play: fail before writing anything
+        out.mkdir(parents=True, exist_ok=True)
+        with exclusive(out):
+            study, old = prepare(study, out)
+            return _run_locked(study, old, out, t_start, ray, settings)
+
+
+def _note(quiet: bool, message: str) -> None:
+    """What is happening (starting Ray, writing the report): on stderr, beside the progress bar."""
+    if not quiet:
+        print(message, file=sys.stderr, flush=True)
+
+
+@dataclass
+class _Settings:
+    batch_games: int | None
+    target_seconds: float
+    progress: bool
+    quiet: bool
+    precision: float | None
+    max_games: int | None
+    on_written: Callable[[Progress], None] | None
+
+
+def _missing(study: Study, covered: dict[str, list[tuple[int, int]]]) -> dict[str, list[tuple[int, int]]]:
+    return {c.id: missing_ranges(c.games, covered.get(c.id, [])) for c in study.cells}
 
 
 def _run_locked(
-    study: Study,
-    old: dict[str, Any] | None,
-    out: Path,
-    t_start: float,
-    workers: int | None,
-    address: str | None,
-    batch_games: int | None,
-    target_seconds: float,
-    progress: bool,
-    quiet: bool,
-    precision: float | None,
-    max_games: int | None,
-    on_written: Callable[[Progress], None] | None,
+    study: Study, old: dict[str, Any] | None, out: Path, t_start: float, ray: RaySession, s: _Settings
 ) -> dict[str, Any]:
     scan = sink.scan(out, study)
     for path, why in scan.removed:
-        _say(quiet, f"recomputing {path.relative_to(out)}: {why}")
+        _say(s.quiet, f"recomputing {path.relative_to(out)}: {why}")
     study = fit_to_data(study, scan.covered)
     man = manifest.new(study, old)
-    compute = 0.0
-    played = 0
-    done = sum(scan.games(c.id) for c in study.cells)
-    man["games_done"] = done
-    with ray_session(workers, address) as concurrency:
-        man["workers"] = concurrency
-        manifest.write(out, man)
-        sizer = BatchSizer(study, target_seconds=target_seconds, fixed_games=batch_games)
-        bar = None
-        if progress:
-            from tqdm import tqdm
-
-            bar = tqdm(
-                total=sum(c.games for c in study.cells),
-                initial=done,
-                unit="games",
-                unit_scale=True,
-                smoothing=0.05,
-                dynamic_ncols=True,
-                desc=study.name,
-            )
-        cap = max_games or max(DEFAULT_MAX_GAMES, max(c.games for c in study.cells))
-        state = {"last_write": time.monotonic(), "base_done": done}
-
-        def written(p: Progress) -> None:
-            if time.monotonic() - state["last_write"] > MANIFEST_EVERY_S:
-                man["games_done"] = state["base_done"] + p.games_done
-                manifest.write(out, man)
-                state["last_write"] = time.monotonic()
-            if on_written is not None:
-                on_written(p)
-
-        try:
-            rounds = 0
-            while True:
-                rounds += 1
-                covered = sink.scan(out, study).covered if rounds > 1 else scan.covered
-                gaps = {c.id: missing_ranges(c.games, covered.get(c.id, [])) for c in study.cells}
-                state["base_done"] = base_done = man["games_done"]
-                t0 = time.perf_counter()
-                stats = run_batches(study, out, gaps, concurrency, sizer, written, progress_bar=bar)
-                compute += time.perf_counter() - t0
-                man["games_done"] = base_done + stats.games
-                played += stats.games
-                for key in ("task_seconds", "task_cpu_seconds", "write_seconds"):
-                    man[key] = round(man.get(key, 0.0) + getattr(stats, key), 3)
-                for key in ("batches", "resubmitted"):
-                    man[key] = man.get(key, 0) + getattr(stats, key)
-                man["study"] = study.to_dict()
-                man["games_planned"] = sum(c.games for c in study.cells)
-                manifest.write(out, man)
-                if precision is None:
-                    break
-                widths = halfwidths(out)
-                if widths is None:
-                    _say(
-                        quiet,
-                        "note: --precision needs analysis.precision.max_halfwidths, which is not "
-                        "available; stopping after one round",
-                    )
-                    break
-                man.setdefault("precision_rounds", []).append(
-                    {"games": {c.id: c.games for c in study.cells}, "halfwidths": widths}
-                )
-                grown = grow(study, widths, precision, cap)
-                if grown is None:
-                    worst = max(widths.values()) if widths else float("nan")
-                    reached = all(w <= precision for w in widths.values())
-                    _say(
-                        quiet,
-                        f"precision: largest half-width {worst:.4f} "
-                        f"({'target reached' if reached else 'game cap reached'})",
-                    )
-                    break
-                study = grown
-                man["study"] = study.to_dict()
-                if bar is not None:
-                    bar.total = sum(c.games for c in study.cells)
-                    bar.refresh()
-                _say(
-                    quiet,
-                    f"precision: largest half-width {max(widths.values()):.4f} > {precision}; "
-                    f"playing up to {max(c.games for c in study.cells)} games per cell",
-                )
-        finally:
-            if bar is not None:
-                bar.close()
+    man["games_done"] = sum(scan.games(c.id) for c in study.cells)
+    man["workers"] = ray.concurrency
+    manifest.write(out, man)
+    rounds = _Rounds(study, out, man, ray, s)
+    try:
+        rounds.play(scan.covered)
+    finally:
+        rounds.close()
     man["finished"] = manifest.now()
     man["wall_seconds"] = round(time.perf_counter() - t_start, 3)
-    man["compute_seconds"] = round(compute, 3)
-    man["games_played"] = played  # by this invocation (games_done counts the whole directory)
-    man["games_per_second"] = round(played / compute, 1) if compute > 0 else None
+    man["compute_seconds"] = round(rounds.compute, 3)
+    man["games_played"] = rounds.played  # by this invocation (games_done counts the whole directory)
+    man["games_per_second"] = round(rounds.played / rounds.compute, 1) if rounds.compute > 0 else None
     manifest.write(out, man)
     return man
+
+
+class _Rounds:
+    """The rounds of one run: the missing games, then (with ``precision``) more until it is reached."""
+
+    def __init__(self, study: Study, out: Path, man: dict[str, Any], ray: RaySession, s: _Settings) -> None:
+        self.study, self.out, self.man, self.ray, self.s = study, out, man, ray, s
+        self.sizer = BatchSizer(study, target_seconds=s.target_seconds, fixed_games=s.batch_games)
+        self.cap = s.max_games or max(DEFAULT_MAX_GAMES, max(c.games for c in study.cells))
+        self.compute = 0.0
+        self.played = 0
+        self.bar: Any = None
+        self.last_write = time.monotonic()
+        self.base_done = man["games_done"]
+
+    def play(self, covered: dict[str, list[tuple[int, int]]]) -> None:
+        while True:
+            self.play_round(_missing(self.study, covered))
+            if self.s.precision is None or not self.grow():
+                return
+            covered = sink.scan(self.out, self.study).covered
+
+    def play_round(self, gaps: dict[str, list[tuple[int, int]]]) -> None:
+        man = self.man
+        self.base_done = man["games_done"]
+        if any(gaps.values()):
+            concurrency = self.ray.start()
+            man["workers"] = man.get("workers") or concurrency
+            self.open_bar()
+            t0 = time.perf_counter()
+            stats = run_batches(
+                self.study, self.out, gaps, concurrency, self.sizer, self.written, progress_bar=self.bar
+            )
+            self.compute += time.perf_counter() - t0
+            man["games_done"] = self.base_done + stats.games
+            self.played += stats.games
+            for key in ("task_seconds", "task_cpu_seconds", "write_seconds"):
+                man[key] = round(man.get(key, 0.0) + getattr(stats, key), 3)
+            for key in ("batches", "resubmitted"):
+                man[key] = man.get(key, 0) + getattr(stats, key)
+        man["study"] = self.study.to_dict()
+        man["games_planned"] = sum(c.games for c in self.study.cells)
+        manifest.write(self.out, man)
+
+    def written(self, p: Progress) -> None:
+        if time.monotonic() - self.last_write > MANIFEST_EVERY_S:
+            self.man["games_done"] = self.base_done + p.games_done
+            manifest.write(self.out, self.man)
+            self.last_write = time.monotonic()
+        if self.s.on_written is not None:
+            self.s.on_written(p)
+
+    def grow(self) -> bool:
+        """Records this round's half-widths; grows the study if the target is not reached (True)."""
+        assert self.s.precision is not None
+        widths = halfwidths(self.out)
+        if widths is None:
+            _say(
+                self.s.quiet,
+                "note: --precision needs analysis.precision, which is not available; one round only",
+            )
+            return False
+        self.man.setdefault("precision_rounds", []).append(
+            {"games": {c.id: c.games for c in self.study.cells}, "halfwidths": widths}
+        )
+        grown = grow(self.study, widths, self.s.precision, self.cap)
+        if grown is None:
+            return False
+        self.study = grown
+        self.man["study"] = self.study.to_dict()
+        if self.bar is not None:
+            self.bar.total = sum(c.games for c in self.study.cells)
+            self.bar.refresh()
+        _say(
+            self.s.quiet,
+            f"precision: largest half-width {max(widths.values()):.4f} > {self.s.precision}; "
+            f"playing up to {max(c.games for c in self.study.cells):,} games per cell",
+        )
+        return True
+
+    def open_bar(self) -> None:
+        if self.bar is not None or not self.s.progress:
+            return
+        from tqdm import tqdm
+
+        self.bar = tqdm(
+            total=sum(c.games for c in self.study.cells),
+            initial=self.man["games_done"],
+            unit="games",
+            unit_scale=True,
+            smoothing=0.05,
+            dynamic_ncols=True,
+            desc=self.study.name,
+        )
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+
+
+def precision_reached(man: dict[str, Any], target: float) -> str:
+    """One line on the precision a run reached, e.g. ``precision: largest 95% half-width 0.0048
+    (cell p2-x) <= 0.005: target reached``."""
+    rounds = man.get("precision_rounds") or []
+    if not rounds or not rounds[-1]["halfwidths"]:
+        return "precision: not measured (analysis.precision unavailable)"
+    widths = rounds[-1]["halfwidths"]
+    cell = max(widths, key=lambda c: widths[c])
+    worst = widths[cell]
+    verdict = "target reached" if worst <= target else "not reached: a cell hit the game cap (--max-games)"
+    sign = "<=" if worst <= target else ">"
+    return (
+        f"precision: largest 95% half-width of the start-player advantage {worst:.4f} (cell {cell}) "
+        f"{sign} {target}: {verdict}"
+    )

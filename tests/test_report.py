@@ -48,12 +48,12 @@ def report(tmp_path_factory) -> pathlib.Path:
             {"id": "p3", "label": "3 players", "agents": ["random"] * 3, "games": 30},
         ],
     )
-    return write_report(run, root / "reports")
+    return write_report(run)  # into the run: run/report/
 
 
 def test_report_files(report):
     out = report.parent
-    assert report.name == "index.html" and out.name == "alhambra-mini"
+    assert report.name == "index.html" and out.name == "report" and (out.parent / "manifest.json").exists()
     md = (out / "report.md").read_text()
     for name in ("start_advantage", "seat_win_rates", "scores_by_seat", "game_length", "dirk", "differences"):
         assert (out / "figures" / f"{name}.png").stat().st_size > 1000

@@ -1,4 +1,4 @@
-"""The study report: ``write_report(run_dir, reports_root)`` -> ``reports_root/<study>/index.html``."""
+"""The study report: ``write_report(run_dir, out_dir=run_dir/"report")`` -> ``out_dir/index.html``."""
 
 from .build import write_report
 

@@ -234,12 +234,12 @@ def _strength_section(doc: Doc, s: StudyAnalysis, out: pathlib.Path) -> None:
     doc.figure(elo_figure(st), out, "elo_ladder", "Elo ladder and head-to-head win shares (95% CI)")
 
 
-def write_report(run_dir: pathlib.Path, reports_root: pathlib.Path = pathlib.Path("reports")) -> pathlib.Path:
-    """Analyses ``run_dir`` and writes ``reports_root/<study>/index.html`` (self-contained:
-    figures embedded as base64 PNG), ``report.md`` and ``figures/*.png|svg``. Returns the
-    ``index.html`` path."""
+def write_report(run_dir: pathlib.Path, out_dir: pathlib.Path | None = None) -> pathlib.Path:
+    """Analyses ``run_dir`` and writes ``out_dir/index.html`` (self-contained: figures embedded as
+    base64 PNG), ``report.md`` and ``figures/*.png|svg``; ``out_dir`` defaults to
+    ``run_dir/report``. Returns the ``index.html`` path."""
     s = analyse(run_dir)
-    out = pathlib.Path(reports_root) / s.name
+    out = pathlib.Path(run_dir) / "report" if out_dir is None else pathlib.Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     doc = _build(s, out)
     page = Template(TEMPLATE.read_text()).substitute(title=html.escape(s.name), body="\n".join(doc.html))
