@@ -6,6 +6,7 @@ import pathlib
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
 import polars as pl
 
 from .games import GameSection, section
@@ -101,7 +102,7 @@ def analyse(run_dir: pathlib.Path | str) -> StudyAnalysis:
             warnings.append(f"{label}: no games recorded.")
             continue
         rows[cid] = r
-        n = int(r["seat"].max()) + 1
+        n = int(r["seat"].to_numpy().max()) + 1
         meta = {"cell": cid, "label": label, "n_players": n}
         seats.append(seat_win_rates(r, paired=paired).with_columns(**{k: pl.lit(v) for k, v in meta.items()}))
         a = start_advantage(r, paired=paired)
@@ -145,7 +146,7 @@ def analyse(run_dir: pathlib.Path | str) -> StudyAnalysis:
                 "turns": t.estimate,
                 "turns_lo": t.lo,
                 "turns_hi": t.hi,
-                "turns_median": float(games["turns"].median()),
+                "turns_median": float(np.median(games["turns"].to_numpy())),
                 "tie_share": ties.estimate,
                 "tie_lo": ties.lo,
                 "tie_hi": ties.hi,

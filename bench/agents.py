@@ -61,8 +61,10 @@ def main() -> None:
     # The figure: random rollouts played to the end of the game (depth=0).
     spec = f"mcts:iters={args.iters},rollout=random,depth=0"
     iters_per_s, decisions, seconds = mcts_rate(spec)
-    print(f"mcts (random rollouts)     {iters_per_s:10,.0f} iterations/s (target >= 20,000; "
-          f"{decisions} decisions, {seconds:.1f} s)")
+    print(
+        f"mcts (random rollouts)     {iters_per_s:10,.0f} iterations/s (target >= 20,000; "
+        f"{decisions} decisions, {seconds:.1f} s)"
+    )
     # For information: the default settings (greedy rollouts cut after 10 moves).
     default_spec = f"mcts:iters={args.iters}"
     default_rate, decisions, seconds = mcts_rate(default_spec)
@@ -70,9 +72,13 @@ def main() -> None:
         f"mcts (default settings)    {default_rate:10,.0f} iterations/s "
         f"({decisions} decisions, {seconds:.1f} s)"
     )
-    figures = {"greedy_games_per_s": round(greedy_rate), "mcts_iters_per_s": round(iters_per_s),
-               "mcts_spec": spec, "mcts_default_iters_per_s": round(default_rate),
-               "mcts_default_spec": default_spec}
+    figures = {
+        "greedy_games_per_s": round(greedy_rate),
+        "mcts_iters_per_s": round(iters_per_s),
+        "mcts_spec": spec,
+        "mcts_default_iters_per_s": round(default_rate),
+        "mcts_default_spec": default_spec,
+    }
     print(f"wrote {write('agents', figures)}")
 
 

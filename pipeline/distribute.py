@@ -15,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
+import platform
 import tempfile
 import threading
 import time
@@ -79,6 +80,10 @@ def play_batch(
     given through path options) are replaced by the worker's copy of those bytes."""
     import rust_core
 
+    if not hasattr(rust_core, "simulate"):  # the source folder, seen as a namespace package
+        raise ImportError(
+            f"balancelab is not installed on this worker ({platform.node()}): install it on every node"
+        )
     t0 = time.perf_counter()
     c0 = time.process_time()
     if files:

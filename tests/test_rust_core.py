@@ -19,7 +19,13 @@ def test_names_and_schema() -> None:
     assert {"random", "greedy", "mcts"} <= set(rust_core.agents())
     schema = {o["name"]: o for o in rust_core.variant_schema("alhambra")}
     assert set(schema) == {
-        "start_player", "hole_rule", "wall_rule", "leftover_rule", "money_copies", "dirk", "dirk_tiles",
+        "start_player",
+        "hole_rule",
+        "wall_rule",
+        "leftover_rule",
+        "money_copies",
+        "dirk",
+        "dirk_tiles",
         "open_hands",
     }
     assert schema["hole_rule"]["default"] == "area"
@@ -32,9 +38,26 @@ def test_simulate_columns_one_row_per_player_per_game() -> None:
     assert isinstance(batch, pa.RecordBatch)
     assert batch.num_rows == 100
     t = batch.to_pydict()
-    for col in ["game_index", "deal_index", "player", "seat", "agent", "score", "rank", "win", "turns",
-                "start_money_cards", "start_money_value", "score_1", "score_2", "score_3", "longest_wall",
-                "city_tiles", "reserve_tiles", "dirk_score"]:
+    for col in [
+        "game_index",
+        "deal_index",
+        "player",
+        "seat",
+        "agent",
+        "score",
+        "rank",
+        "win",
+        "turns",
+        "start_money_cards",
+        "start_money_value",
+        "score_1",
+        "score_2",
+        "score_3",
+        "longest_wall",
+        "city_tiles",
+        "reserve_tiles",
+        "dirk_score",
+    ]:
         assert col in t, col
     assert batch.schema.field("dirk_score").nullable
     assert batch.schema.field("score").metadata[b"description"]
@@ -67,14 +90,14 @@ def test_ties_share_the_win() -> None:
 @pytest.mark.parametrize(
     ("game", "variant", "agents", "needle"),
     [
-        ("chess", {}, TWO, "unknown game \"chess\"; allowed: alhambra"),
-        ("alhambra", {"hole": "area"}, TWO, "unknown variant option \"hole\""),
-        ("alhambra", {"hole_rule": "square"}, TWO, "allowed: \"area\" | \"cell\""),
+        ("chess", {}, TWO, 'unknown game "chess"; allowed: alhambra'),
+        ("alhambra", {"hole": "area"}, TWO, 'unknown variant option "hole"'),
+        ("alhambra", {"hole_rule": "square"}, TWO, 'allowed: "area" | "cell"'),
         ("alhambra", {"dirk_tiles": [6, 6]}, TWO, "dirk_tiles"),
         ("alhambra", {"money_copies": 9}, TWO, "money_copies"),
-        ("alhambra", {}, ["random", "smart"], "unknown agent \"smart\"; allowed: random, greedy, mcts"),
+        ("alhambra", {}, ["random", "smart"], 'unknown agent "smart"; allowed: random, greedy, mcts'),
         ("alhambra", {}, ["random", "mcts:iters=0"], "iters=0"),
-        ("alhambra", {}, ["random", "mcts:width=3"], "unknown parameter \"width\""),
+        ("alhambra", {}, ["random", "mcts:width=3"], 'unknown parameter "width"'),
         ("alhambra", {}, ["random", "mcts:depth=x"], "depth=x: allowed an integer 0..=100000"),
         ("alhambra", {}, ["random"] * 7, "2 to 6 players"),
     ],
@@ -91,10 +114,12 @@ def test_determinism_and_batch_independence() -> None:
         a = rust_core.simulate("alhambra", v, ["random"] * 3, 42, 0, 10)
         b = rust_core.simulate("alhambra", v, ["random"] * 3, 42, 0, 10)
         assert a.equals(b)
-        parts = pa.Table.from_batches([
-            rust_core.simulate("alhambra", v, ["random"] * 3, 42, 0, 5),
-            rust_core.simulate("alhambra", v, ["random"] * 3, 42, 5, 5),
-        ]).combine_chunks()
+        parts = pa.Table.from_batches(
+            [
+                rust_core.simulate("alhambra", v, ["random"] * 3, 42, 0, 5),
+                rust_core.simulate("alhambra", v, ["random"] * 3, 42, 5, 5),
+            ]
+        ).combine_chunks()
         assert pa.Table.from_batches([a]).equals(parts)
     other = rust_core.simulate("alhambra", {}, ["random"] * 3, 43, 0, 10)
     assert not other.equals(rust_core.simulate("alhambra", {}, ["random"] * 3, 42, 0, 10))
@@ -103,7 +128,7 @@ def test_determinism_and_batch_independence() -> None:
 def test_pair_seats_share_deals_and_rotate_agents() -> None:
     t = rust_core.simulate("alhambra", {}, ["greedy", "random"], 5, 0, 20, pair_seats=True).to_pydict()
     for i in range(0, 40, 4):
-        assert t["deal_index"][i:i + 4] == [i // 4] * 4
+        assert t["deal_index"][i : i + 4] == [i // 4] * 4
         # Same deal, agents swapped: each agent's starting money swaps between the games.
         g0 = {t["player"][k]: t["start_money_value"][k] for k in (i, i + 1)}
         g1 = {t["player"][k]: t["start_money_value"][k] for k in (i + 2, i + 3)}

@@ -43,7 +43,7 @@ def elo_figure(st: StrengthAnalysis) -> Figure:
     zoomed panel without agents far below the top when the ladder spans more than ``ZOOM_ELO``.
     Right: win share of the higher-ladder agent per pairing with 95% intervals (dashed: 1/2)."""
     r = st.ratings
-    zoom = r.filter(pl.col("elo_hi") >= r["elo"].max() - ZOOM_ELO)
+    zoom = r.filter(pl.col("elo_hi") >= float(r["elo"].to_numpy().max()) - ZOOM_ELO)
     panels = 3 if 2 <= zoom.height < r.height else 2
     fig, axes = plt.subplots(
         1,

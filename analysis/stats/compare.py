@@ -11,6 +11,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import polars as pl
@@ -102,10 +103,10 @@ def compare_cells(
     ``p_holm``, ``reject`` (at ``alpha`` after Holm) and ``verdict``.
     """
     if pairs is None:
-        n_of = {k: int(v["seat"].max()) + 1 for k, v in cells.items()}
+        n_of = {k: int(v["seat"].to_numpy().max()) + 1 for k, v in cells.items()}
         pairs = [(a, b) for a, b in itertools.combinations(cells, 2) if n_of[a] == n_of[b]]
     units: dict[tuple[str, str], np.ndarray] = {}
-    recs = []
+    recs: list[dict[str, Any]] = []
     for a, b in pairs:
         for m in metrics:
             for c in (a, b):
