@@ -52,19 +52,6 @@ def read_files(study: Study) -> dict[str, bytes]:
     return data
 
 
-def local_copy(path: str, blob: bytes) -> str:
-    """A worker's own copy of a shipped file: ``<tmp>/balancelab-files/<sha256>/<name>``."""
-    digest = hashlib.sha256(blob).hexdigest()
-    folder = Path(tempfile.gettempdir()) / "balancelab-files" / digest
-    target = folder / Path(path).name
-    if not (target.is_file() and target.stat().st_size == len(blob)):
-        folder.mkdir(parents=True, exist_ok=True)
-        tmp = folder / f".{target.name}.{os.getpid()}.{threading.get_ident()}.tmp"
-        tmp.write_bytes(blob)
-        os.replace(tmp, target)
-    return str(target)
-
-
 def play_batch(
     game: str,
     variant: dict[str, Any],
@@ -76,8 +63,8 @@ def play_batch(
     files: dict[str, bytes] | None = None,
 ) -> tuple[pa.Table, float, float]:
     """Runs on a worker: games ``start .. start + count`` as an Arrow table (plus ``n_players``),
-    with the wall and CPU seconds it took. Variant values that are keys of ``files`` (paths
-    given through path options) are replaced by the worker's copy of those bytes."""
+    with the wall and CPU seconds it took. ``files`` holds the bytes of the files named by path
+    options (shipped from the driver): the engine gets their text, and no worker opens a path."""
     import rust_core
 
     if not hasattr(rust_core, "simulate"):  # the source folder, seen as a namespace package
@@ -86,11 +73,8 @@ def play_batch(
         )
     t0 = time.perf_counter()
     c0 = time.process_time()
-    if files:
-        variant = {
-            k: local_copy(v, files[v]) if isinstance(v, str) and v in files else v for k, v in variant.items()
-        }
-    batch = rust_core.simulate(game, variant, agents, seed, start, count, pair_seats=pair_seats)
+    text = {path: blob.decode("utf-8") for path, blob in (files or {}).items()}
+    batch = rust_core.simulate(game, variant, agents, seed, start, count, pair_seats=pair_seats, files=text)
     table = pa.Table.from_batches([batch])
     n_players = pa.array(np.full(table.num_rows, len(agents), dtype=np.int32))
     table = table.append_column(pa.field("n_players", pa.int32(), nullable=False), n_players)

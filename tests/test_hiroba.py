@@ -40,6 +40,7 @@ METRICS = [
     "garden_points",
     "pebbles_placed",
     "passes",
+    "stranded",
     "stones_placed",
 ]
 README = pathlib.Path(__file__).resolve().parents[1] / "README.md"
@@ -57,6 +58,9 @@ def test_simulate_has_the_documented_columns():
     for i in range(batch.num_rows):
         assert 0 <= t["pebbles_placed"][i] <= 9 and t["passes"][i] in (0, 1)
         assert t["passes"][i] == 0 or t["pebbles_placed"][i] < 9
+        # `passes` counts every player left with pebbles, `stranded` how many they kept.
+        assert t["stranded"][i] == 9 - t["pebbles_placed"][i]
+        assert t["passes"][i] == int(t["stranded"][i] > 0)
         assert (
             t["koi_placed"][i] <= t["koi_won"][i]
             and t["koi_points"][i] == t["koi_won"][i] - t["koi_placed"][i]
@@ -125,7 +129,7 @@ def test_default_tiles_are_packaged_and_valid():
 
 def test_schema_marks_tiles_as_a_path_option():
     schema = {o["name"]: o for o in rust_core.variant_schema("hiroba")}
-    assert set(schema) == {"rotate_tiles", "line_rule", "water_tiles", "tiles"}
+    assert set(schema) == {"rotate_tiles", "line_rule", "water_tiles", "tiles", "stones_on_start"}
     assert [n for n, o in schema.items() if o["path"]] == ["tiles"]
     assert not any(o["path"] for o in rust_core.variant_schema("alhambra"))
 

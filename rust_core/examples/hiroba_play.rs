@@ -20,7 +20,7 @@ fn main() {
     }
     let agents = if rest.is_empty() { vec!["random".to_string(); players] } else { rest };
     let t = Instant::now();
-    let cols = registry::simulate("hiroba", &variant, &agents, 1, 0, games, true).expect("runs");
+    let cols = registry::simulate("hiroba", &variant, &Default::default(), &agents, 1, 0, games, true).expect("runs");
     let dt = t.elapsed().as_secs_f64();
     let n = agents.len();
     let wins: Vec<f64> = (0..n)

@@ -14,7 +14,8 @@ fn main() {
         agents = vec!["random".to_string(); players];
     }
     let t = Instant::now();
-    let cols = registry::simulate("alhambra", &json!({}), &agents, 1, 0, games, false).expect("runs");
+    let cols =
+        registry::simulate("alhambra", &json!({}), &Default::default(), &agents, 1, 0, games, false).expect("runs");
     let dt = t.elapsed().as_secs_f64();
     let wins: Vec<f64> = (0..players)
         .map(|p| {

@@ -5,12 +5,40 @@ use std::fmt;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Error {
-    UnknownGame { name: String, allowed: Vec<String> },
-    UnknownOption { game: String, name: String, allowed: Vec<String> },
-    BadValue { option: String, value: String, allowed: String },
-    UnknownAgent { spec: String, allowed: Vec<String> },
-    BadAgentParam { spec: String, message: String },
-    PlayerCount { game: String, count: usize, min: usize, max: usize },
+    UnknownGame {
+        name: String,
+        allowed: Vec<String>,
+    },
+    UnknownOption {
+        game: String,
+        name: String,
+        allowed: Vec<String>,
+    },
+    BadValue {
+        option: String,
+        value: String,
+        allowed: String,
+    },
+    /// A file option whose file is missing or invalid.
+    BadFile {
+        option: String,
+        path: String,
+        message: String,
+    },
+    UnknownAgent {
+        spec: String,
+        allowed: Vec<String>,
+    },
+    BadAgentParam {
+        spec: String,
+        message: String,
+    },
+    PlayerCount {
+        game: String,
+        count: usize,
+        min: usize,
+        max: usize,
+    },
     Invalid(String),
 }
 
@@ -25,6 +53,9 @@ impl fmt::Display for Error {
             }
             Error::BadValue { option, value, allowed } => {
                 write!(f, "bad value {value} for option {option:?}; allowed: {allowed}")
+            }
+            Error::BadFile { option, path, message } => {
+                write!(f, "variant option {option:?}: file {path:?}: {message}")
             }
             Error::UnknownAgent { spec, allowed } => {
                 write!(f, "unknown agent {spec:?}; allowed: {}", allowed.join(", "))

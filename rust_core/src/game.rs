@@ -1,9 +1,34 @@
-//! The traits every game implements, and the view through which agents see a game.
+//! The game contract: three traits every engine implements on its state type, and the
+//! per-player view through which agents see a game.
+//!
+//! * [`Game`]: what the game **is**: set-up, who acts, legal actions, applying them, the
+//!   outcome, and what each player knows ([`Game::determinize`], [`Game::observation`]).
+//! * [`Evaluate`]: how agents **judge** it: the greedy evaluation and the optional win
+//!   estimate that cuts `mcts` rollouts short.
+//! * [`Record`]: what is **recorded**: per-player metric columns, the JSON of actions and
+//!   the rule-event log of replays.
+//!
+//! [`Engine`] is all three; the batch runner and the registry need it. A game implements
+//! the traits directly on its state (no forwarding layer), in the files of its own folder.
+//!
+//! **Who acts.** [`Game::decision`] names the players who act now, by position. One player:
+//! an ordinary turn. Several: a *simultaneous* decision: each acting player chooses from its
+//! own legal actions, seeing nothing of the others' choices in that decision, and the state
+//! resolves once every acting player has chosen (the order of the `apply` calls of one
+//! simultaneous decision must not matter). Until then the state holds the choices made so
+//! far as hidden information: [`Game::determinize`] for another player forgets them, and
+//! [`Game::decision`] names only the players still to choose. A turn may be split into
+//! consecutive decisions of the same player ([`Decision::continues_turn`], e.g. place a
+//! tile, then build).
 
 use crate::error::Result;
-use crate::options::OptionSpec;
+use crate::options::{Files, OptionSpec};
 use crate::rng::Rng;
 use serde_json::Value;
+use std::hash::Hash;
+
+/// Most players any game seats (positions fit a `u32` bit set).
+pub const MAX_SEATS: usize = 8;
 
 /// A typed per-player output column a game adds to the batch output.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -14,12 +39,52 @@ pub struct MetricSpec {
     pub nullable: bool,
 }
 
-/// A game engine: rules, state and outcome. One implementation per folder of `games/`.
+/// The players who act at a decision point.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Decision {
+    /// Bit `p` set: the player at position `p` chooses now. One bit: a turn; several: a
+    /// simultaneous decision (secret choices, revealed together).
+    pub acting: u32,
+    /// The acting player continues a turn begun by their previous decision (a turn split
+    /// into consecutive decisions of the same player).
+    pub continues_turn: bool,
+}
+
+impl Decision {
+    /// A decision of one player.
+    pub fn one(player: usize) -> Self {
+        Decision { acting: 1 << player, continues_turn: false }
+    }
+    /// A simultaneous decision of every player in `players` (bit set).
+    pub fn all(players: u32) -> Self {
+        Decision { acting: players, continues_turn: false }
+    }
+    pub fn is_simultaneous(&self) -> bool {
+        self.acting.count_ones() > 1
+    }
+    /// The lowest acting position.
+    pub fn first(&self) -> usize {
+        self.acting.trailing_zeros() as usize
+    }
+    /// Acting positions, lowest first.
+    pub fn players(&self) -> impl Iterator<Item = usize> {
+        let mut bits = self.acting;
+        std::iter::from_fn(move || {
+            (bits != 0).then(|| {
+                let p = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                p
+            })
+        })
+    }
+}
+
+/// The rules of a game. One implementation per folder of `games/`, on the state type.
 ///
 /// A state owns the stream of its future chance events (reshuffles, bag draws), seeded
 /// from the deal stream at creation; agents never see it (see [`View`]).
 pub trait Game: Clone + Send + Sync + 'static {
-    type Action: Copy + Eq + std::fmt::Debug + Send;
+    type Action: Copy + Eq + Hash + std::fmt::Debug + Send + Sync;
     type Variant: Clone + Send + Sync + std::fmt::Debug;
 
     const NAME: &'static str;
@@ -30,23 +95,33 @@ pub trait Game: Clone + Send + Sync + 'static {
 
     /// The option schema: every option, its default, allowed values and description.
     fn variant_schema() -> Vec<OptionSpec>;
-    /// Parses a JSON object of options for `n_players` players.
-    fn parse_variant(value: &Value, n_players: usize) -> Result<Self::Variant>;
-    /// Typed per-player columns added to the output.
-    fn metric_specs() -> &'static [MetricSpec];
+    /// Parses a JSON object of options for `n_players` players. A file option's value is
+    /// its path (kept for provenance); its content comes from `files` (the engine never
+    /// opens a path).
+    fn parse_variant(value: &Value, n_players: usize, files: &Files) -> Result<Self::Variant>;
 
     /// Sets up a game; all randomness of the deal comes from `deal`.
     fn new(variant: &Self::Variant, n_players: usize, deal: Rng) -> Self;
 
     fn n_players(&self) -> usize;
-    /// The player whose decision it is (meaningless once terminal).
-    fn current_player(&self) -> usize;
+    /// Who acts now (meaningless once terminal).
+    fn decision(&self) -> Decision;
     fn is_terminal(&self) -> bool;
-    /// Bit set of the action kinds available now (bit `k` = kind `k` has ≥ 1 legal action).
-    fn action_kinds(&self) -> u32;
-    /// Appends the legal actions (of `kind` only, when given) to `out`.
-    fn legal_actions(&self, kind: Option<u32>, out: &mut Vec<Self::Action>);
-    fn apply(&mut self, action: Self::Action);
+    /// Bit set of the action kinds available to acting `player` (bit `k` = kind `k` has
+    /// at least one legal action). The `random` agent picks a kind first.
+    fn action_kinds(&self, player: usize) -> u32;
+    /// Appends the legal actions of acting `player` (of `kind` only, when given) to `out`.
+    fn legal_actions(&self, player: usize, kind: Option<u32>, out: &mut Vec<Self::Action>);
+    /// Whether `action` is legal for acting `player` now. Games with large move lists
+    /// override it with a direct test (`mcts` asks it for the few children it considers).
+    fn is_legal(&self, player: usize, action: &Self::Action) -> bool {
+        let mut all = Vec::new();
+        self.legal_actions(player, None, &mut all);
+        all.contains(action)
+    }
+    /// Applies acting `player`'s choice. In a simultaneous decision the choice is held
+    /// until every acting player has chosen.
+    fn apply(&mut self, player: usize, action: Self::Action);
 
     /// Final (or current) score of each player.
     fn scores(&self) -> Vec<i64>;
@@ -57,24 +132,37 @@ pub trait Game: Clone + Send + Sync + 'static {
     }
     /// Turn-order position of each player (0 = start player).
     fn seat(&self, player: usize) -> usize;
-    /// Completed turns in the game so far.
+    /// Completed turns (or rounds) in the game so far.
     fn turns(&self) -> u32;
-    /// Writes this player's game-specific metrics (one per [`Game::metric_specs`]).
-    fn metrics(&self, player: usize, out: &mut Vec<Option<i64>>);
 
-    /// A state drawn from what `observer` may know: everything hidden from them is
-    /// replaced by a sample from `rng`. The result must not depend on the hidden parts
+    /// A state drawn from what `observer` may know: everything hidden from them (future
+    /// chance events, other players' secrets, other players' pending simultaneous choices)
+    /// is replaced by a sample from `rng`. The result must not depend on the hidden parts
     /// of `self` (only on their public multiset/count).
     fn determinize(&self, observer: usize, rng: &mut Rng) -> Self;
+    /// Everything `observer` knows, as a comparable value (the conformance suite checks
+    /// that [`Game::determinize`] keeps it).
+    fn observation(&self, observer: usize) -> Value;
+    /// The items hidden from `observer`, as *zones*: each zone a pool whose contents the
+    /// observer knows as a multiset but whose order (or split between places) they do not,
+    /// listed in the order the game will reveal them (e.g. the tile bag in draw order; the
+    /// deck in draw order followed by the cards of unseen hands). `determinize` must keep
+    /// each zone's multiset and draw its order at random. Default: nothing hidden.
+    fn hidden(&self, _observer: usize) -> Vec<Vec<u32>> {
+        Vec::new()
+    }
+}
 
-    /// The `greedy` agent's one-ply evaluation of an action for the player to act
-    /// (higher is better). It may read only what that player knows.
-    fn greedy_value(&self, action: &Self::Action) -> f64;
+/// How agents judge positions of a game.
+pub trait Evaluate: Game {
+    /// The `greedy` agent's one-ply evaluation of an action of acting `player` (higher is
+    /// better). It may read only what that player knows.
+    fn greedy_value(&self, player: usize, action: &Self::Action) -> f64;
 
-    /// [`Game::greedy_value`] of every action of one decision, appended to `out` (a game
-    /// may share work between them).
-    fn greedy_values(&self, actions: &[Self::Action], out: &mut Vec<f64>) {
-        out.extend(actions.iter().map(|a| self.greedy_value(a)));
+    /// [`Evaluate::greedy_value`] of several actions of one decision, appended to `out`
+    /// (a game may share work between them).
+    fn greedy_values(&self, player: usize, actions: &[Self::Action], out: &mut Vec<f64>) {
+        out.extend(actions.iter().map(|a| self.greedy_value(player, a)));
     }
 
     /// Estimated win shares (summing to 1) of a position that is not over, from the
@@ -84,44 +172,62 @@ pub trait Game: Clone + Send + Sync + 'static {
     fn win_estimate(&self) -> Option<Vec<f64>> {
         None
     }
+}
 
-    /// A JSON description of an action (for replays).
-    fn action_json(&self, action: &Self::Action) -> Value;
+/// What is recorded of a game: output columns and replay logs.
+pub trait Record: Game {
+    /// Typed per-player columns added to the output.
+    fn metric_specs() -> &'static [MetricSpec];
+    /// Writes this player's game-specific metrics (one per [`Record::metric_specs`]).
+    fn metrics(&self, player: usize, out: &mut Vec<Option<i64>>);
+    /// A JSON description of an action of `player` (for replays).
+    fn action_json(&self, player: usize, action: &Self::Action) -> Value;
     /// Starts recording rule events (setup, scorings, reshuffles...) for replays.
     fn enable_log(&mut self);
     /// Takes the recorded events since the last call.
     fn take_log(&mut self) -> Vec<Value>;
 }
 
-/// What an agent may see of a game: legal moves, whose turn, and samples of the hidden
-/// parts consistent with the acting player's knowledge. It never hands out the true state.
+/// A complete engine: rules, judgement and records.
+pub trait Engine: Game + Evaluate + Record {}
+impl<G: Game + Evaluate + Record> Engine for G {}
+
+/// What an agent may see of a game: *its own* player's legal moves and evaluations, and
+/// samples of the hidden parts consistent with that player's knowledge. It never hands out
+/// the true state, nor another player's pending choice in a simultaneous decision.
 pub struct View<'a, G: Game> {
     state: &'a G,
+    player: usize,
 }
 
 impl<'a, G: Game> View<'a, G> {
-    pub fn new(state: &'a G) -> Self {
-        View { state }
+    /// The view of acting `player`.
+    pub fn new(state: &'a G, player: usize) -> Self {
+        debug_assert!(state.decision().acting & (1 << player) != 0, "player {player} does not act now");
+        View { state, player }
     }
     pub fn player(&self) -> usize {
-        self.state.current_player()
+        self.player
     }
     pub fn n_players(&self) -> usize {
         self.state.n_players()
     }
     pub fn action_kinds(&self) -> u32 {
-        self.state.action_kinds()
+        self.state.action_kinds(self.player)
     }
     pub fn legal_actions(&self, kind: Option<u32>, out: &mut Vec<G::Action>) {
-        self.state.legal_actions(kind, out)
+        self.state.legal_actions(self.player, kind, out)
     }
-    /// The game's greedy evaluation of several actions of this decision.
-    pub fn greedy_values(&self, actions: &[G::Action], out: &mut Vec<f64>) {
-        self.state.greedy_values(actions, out)
-    }
-    /// A full state consistent with the acting player's information.
+    /// A full state consistent with this player's information.
     pub fn determinize(&self, rng: &mut Rng) -> G {
-        self.state.determinize(self.state.current_player(), rng)
+        self.state.determinize(self.player, rng)
+    }
+}
+
+impl<G: Evaluate> View<'_, G> {
+    /// The game's greedy evaluation of several of this player's actions.
+    pub fn greedy_values(&self, actions: &[G::Action], out: &mut Vec<f64>) {
+        self.state.greedy_values(self.player, actions, out)
     }
 }
 
@@ -138,7 +244,7 @@ pub fn ranks_and_wins(scores: &[i64], tiebreaks: &[i64]) -> (Vec<u32>, Vec<f64>)
 
 #[cfg(test)]
 mod tests {
-    use super::ranks_and_wins;
+    use super::{ranks_and_wins, Decision};
 
     #[test]
     fn ranks_share_ties() {
@@ -148,5 +254,15 @@ mod tests {
         let (r, w) = ranks_and_wins(&[10, 30, 30, 30], &[0, 2, 1, 2]);
         assert_eq!(r, vec![4, 1, 3, 1]);
         assert_eq!(w, vec![0.0, 0.5, 0.0, 0.5]);
+    }
+
+    #[test]
+    fn decision_players() {
+        let d = Decision::all(0b1011);
+        assert!(d.is_simultaneous());
+        assert_eq!(d.players().collect::<Vec<_>>(), vec![0, 1, 3]);
+        assert_eq!(d.first(), 0);
+        assert!(!Decision::one(2).is_simultaneous());
+        assert_eq!(Decision::one(2).players().collect::<Vec<_>>(), vec![2]);
     }
 }

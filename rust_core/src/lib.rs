@@ -7,6 +7,8 @@
 
 pub mod agents;
 pub mod batch;
+#[cfg(test)]
+pub mod conformance;
 pub mod error;
 pub mod game;
 pub mod games;

@@ -6,6 +6,12 @@
 
 use crate::error::{Error, Result};
 use serde_json::{Map, Value};
+use std::collections::BTreeMap;
+
+/// Contents of the files named by file options, by path as given in the variant. The
+/// engine never opens a path: callers (the Python layer, the pipeline's workers) read the
+/// file and hand its text over with the variant.
+pub type Files = BTreeMap<String, String>;
 
 /// One variant option of a game.
 #[derive(Debug, Clone)]
@@ -102,6 +108,24 @@ impl<'a> Options<'a> {
                 Some(i) if (lo..=hi).contains(&i) => Ok(i),
                 _ => Err(self.bad(name, v)),
             },
+        }
+    }
+
+    /// A file option: `None` when not given (null), else the path as given and the file's
+    /// text from `files`. A path without content is an error naming the option.
+    pub fn file<'f>(&self, name: &str, files: &'f Files) -> Result<Option<(String, &'f str)>> {
+        match self.raw(name) {
+            None => Ok(None),
+            Some(Value::String(path)) => match files.get(path) {
+                Some(text) => Ok(Some((path.clone(), text.as_str()))),
+                None => Err(Error::BadFile {
+                    option: name.to_string(),
+                    path: path.clone(),
+                    message: "no content was given (the engine reads no files: pass the file's text with the variant)"
+                        .to_string(),
+                }),
+            },
+            Some(v) => Err(self.bad(name, v)),
         }
     }
 

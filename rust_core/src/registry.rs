@@ -1,9 +1,10 @@
 //! Games by name: the one place that lists them and dispatches to their engines.
 
+use crate::agents::AgentSpec;
 use crate::batch::{self, Columns};
-use crate::error::{Error, Result};
-use crate::game::Game;
-use crate::games::alhambra::Alhambra;
+use crate::error::Result;
+use crate::game::{Game, Record};
+use crate::options::Files;
 use serde_json::Value;
 
 /// Names of the available games.
@@ -14,7 +15,7 @@ macro_rules! with_game {
     ($name:expr, $g:ident => $body:expr) => {
         match $name {
             "alhambra" => {
-                type $g = Alhambra;
+                type $g = crate::games::alhambra::Alhambra;
                 $body
             }
             "coin" => {
@@ -25,9 +26,9 @@ macro_rules! with_game {
                 type $g = crate::games::hiroba::Hiroba;
                 $body
             }
-            other => Err(Error::UnknownGame {
+            other => Err($crate::error::Error::UnknownGame {
                 name: other.to_string(),
-                allowed: GAMES.iter().map(|s| s.to_string()).collect(),
+                allowed: $crate::registry::GAMES.iter().map(|s| s.to_string()).collect(),
             }),
         }
     };
@@ -46,30 +47,65 @@ pub fn metric_columns(game: &str) -> Result<Vec<(String, String, bool)>> {
         .collect()))
 }
 
-/// Checks a game, variant and agent line-up without playing.
-pub fn validate(game: &str, variant: &Value, agents: &[String]) -> Result<()> {
-    with_game!(game, G => batch::Setup::<G>::new(variant, agents).map(|_| ()))
+/// The version of a game's rules implementation (`RULES_VERSION`).
+pub fn rules_version(game: &str) -> Result<u32> {
+    with_game!(game, G => Ok(G::RULES_VERSION))
 }
 
+/// The version of an agent spec's play (see [`crate::agents::agent_version`]).
+pub fn agent_version(spec: &str) -> Result<u32> {
+    AgentSpec::parse(spec).map(|a| a.version())
+}
+
+/// Checks a game, variant and agent line-up without playing.
+pub fn validate(game: &str, variant: &Value, files: &Files, agents: &[String]) -> Result<()> {
+    with_game!(game, G => batch::Setup::<G>::new(variant, agents, files).map(|_| ()))
+}
+
+#[allow(clippy::too_many_arguments)]
 pub fn simulate(
     game: &str,
     variant: &Value,
+    files: &Files,
     agents: &[String],
     seed: u64,
     start: u64,
     count: u64,
     pair_seats: bool,
 ) -> Result<Columns> {
-    with_game!(game, G => batch::simulate::<G>(variant, agents, seed, start, count, pair_seats))
+    with_game!(game, G => batch::simulate::<G>(variant, files, agents, seed, start, count, pair_seats))
 }
 
 pub fn replay(
     game: &str,
     variant: &Value,
+    files: &Files,
     agents: &[String],
     seed: u64,
     index: u64,
     pair_seats: bool,
 ) -> Result<Value> {
-    with_game!(game, G => batch::replay::<G>(variant, agents, seed, index, pair_seats))
+    with_game!(game, G => batch::replay::<G>(variant, files, agents, seed, index, pair_seats))
+}
+
+/// Each game's own Python helpers (`rust_core.<game>`), from `games/<game>/py.rs`.
+#[cfg(feature = "python")]
+pub fn python_helpers(m: &pyo3::Bound<'_, pyo3::types::PyModule>) -> pyo3::PyResult<()> {
+    crate::games::alhambra::py::register(m)?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod conformance_tests {
+    /// The conformance suite (see [`crate::conformance`]) for every registered game.
+    #[test]
+    fn every_game_conforms() {
+        for &game in super::GAMES {
+            let r: crate::error::Result<()> = with_game!(game, G => {
+                crate::conformance::check::<G>();
+                Ok(())
+            });
+            r.expect("registered game");
+        }
+    }
 }

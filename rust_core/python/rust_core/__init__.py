@@ -14,24 +14,47 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
 
-from . import _native, alhambra, hiroba
+from . import _native
 
 __all__ = [
+    "EngineError",
+    "agent_version",
     "agents",
     "alhambra",
     "games",
     "hiroba",
     "metric_columns",
     "replay",
+    "rules_version",
     "simulate",
     "validate",
     "variant_schema",
 ]
 __version__: str = _native.__version__
+
+#: The error of a bad game, option, value, file or agent: a ``ValueError`` whose attributes
+#: ``kind`` (``unknown_game``, ``unknown_option``, ``bad_value``, ``bad_file``,
+#: ``unknown_agent``, ``bad_agent_param``, ``player_count`` or ``invalid``), ``option``,
+#: ``value``, ``allowed`` and ``agent`` (each ``None`` where it does not apply) say which.
+EngineError = _native.EngineError
+
+#: Text of the files named by file options, by path as given in the variant.
+Files = Mapping[str, str]
+
+
+def rules_version(game: str) -> int:
+    """The version of ``game``'s rules implementation (bumped whenever results change)."""
+    return int(_native.rules_version(game))
+
+
+def agent_version(spec: str) -> int:
+    """The version of an agent spec's play (bumped whenever its choices change for a seed)."""
+    return int(_native.agent_version(spec))
 
 
 def games() -> list[str]:
@@ -71,9 +94,33 @@ def _agent_list(agents: Sequence[str]) -> list[str]:
     return list(agents)
 
 
-def validate(game: str, variant: Mapping[str, Any] | None, agents: Sequence[str]) -> None:
-    """Raises ``ValueError`` naming the bad game, option, value or agent; plays nothing."""
-    _native.validate(game, _variant_json(variant), _agent_list(agents))
+def read_files(game: str, variant: Mapping[str, Any] | None) -> dict[str, str]:
+    """The text of every file named by a file option of ``variant`` (the engine itself never
+    opens a path). A missing or unreadable file is an :data:`EngineError` naming the option."""
+    files: dict[str, str] = {}
+    paths = {o["name"] for o in variant_schema(game) if o.get("path")}
+    for name, value in (variant or {}).items():
+        if name in paths and isinstance(value, str):
+            try:
+                files[value] = Path(value).read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError) as exc:
+                err = EngineError(f"variant option {name!r}: cannot read file {value!r}: {exc}")
+                err.kind, err.option, err.value, err.allowed, err.agent = "bad_file", name, value, None, None
+                raise err from None
+    return files
+
+
+def _files(game: str, variant: Mapping[str, Any] | None, files: Files | None) -> dict[str, str]:
+    return dict(files) if files is not None else read_files(game, variant)
+
+
+def validate(
+    game: str, variant: Mapping[str, Any] | None, agents: Sequence[str], *, files: Files | None = None
+) -> None:
+    """Raises :data:`EngineError` naming the bad game, option, value, file or agent; plays nothing.
+
+    ``files`` maps each file option's path to the file's text; by default the files are read."""
+    _native.validate(game, _variant_json(variant), _agent_list(agents), _files(game, variant, files))
 
 
 def simulate(
@@ -85,17 +132,21 @@ def simulate(
     count: int,
     *,
     pair_seats: bool = False,
+    files: Files | None = None,
 ) -> pa.RecordBatch:
     """Plays games ``start .. start + count`` of a study and returns one row per player per game.
 
     Game ``i`` depends only on ``(seed, i, game, variant, agents)``. With ``pair_seats`` every
     ``len(agents)`` consecutive games share one deal (``deal_index = i // n``) with the agents
     rotated across the dealt positions. Columns: see ``README.md`` (and each field's
-    ``description`` in the Arrow schema metadata).
+    ``description`` in the Arrow schema metadata). ``files``: see :func:`validate`.
     """
     if seed < 0 or start < 0 or count < 0:
         raise ValueError("seed, start and count must be non-negative")
-    return _native.simulate(game, _variant_json(variant), _agent_list(agents), seed, start, count, pair_seats)
+    text = _files(game, variant, files)
+    return _native.simulate(
+        game, _variant_json(variant), _agent_list(agents), seed, start, count, pair_seats, text
+    )
 
 
 def replay(
@@ -106,10 +157,23 @@ def replay(
     game_index: int,
     *,
     pair_seats: bool = False,
+    files: Files | None = None,
 ) -> dict[str, Any]:
     """The full event log of one game (JSON-able): set-up, every action, rule events, result.
 
     The ``result`` rows equal what :func:`simulate` gives for the same game.
     """
-    text = _native.replay(game, _variant_json(variant), _agent_list(agents), seed, game_index, pair_seats)
+    text = _native.replay(
+        game,
+        _variant_json(variant),
+        _agent_list(agents),
+        seed,
+        game_index,
+        pair_seats,
+        _files(game, variant, files),
+    )
     return json.loads(text)
+
+
+# The games' own helpers need the functions above.
+from . import alhambra, hiroba  # noqa: E402

@@ -9,13 +9,12 @@ Play with another set through the variant option ``tiles`` (a path), e.g.
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Iterable
 from importlib import resources
 from pathlib import Path
 
-from . import _native
+from . import read_files, validate
 
 __all__ = ["PLAYER_COUNTS", "check_tiles", "default_tiles_path"]
 
@@ -32,6 +31,8 @@ def check_tiles(path: str | os.PathLike[str], players: Iterable[int] = PLAYER_CO
     """Raises ``ValueError`` if ``path`` is not a valid tile file, with the engine's message
     naming the file, the tile and the broken rule (e.g. ``tile 7: garden B is not connected``),
     or if it gives no valid set-up for one of ``players``."""
-    variant = json.dumps({"tiles": os.fspath(path)})
+    name = os.fspath(path)
+    variant = {"tiles": name}
+    files = read_files("hiroba", variant)
     for n in players:
-        _native.validate("hiroba", variant, ["random"] * n)
+        validate("hiroba", variant, ["random"] * n, files=files)

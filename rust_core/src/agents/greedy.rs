@@ -2,7 +2,7 @@
 //! ties are broken uniformly at random.
 
 use super::Agent;
-use crate::game::{Game, View};
+use crate::game::{Evaluate, Game, View};
 use crate::rng::{below, Rng};
 
 pub struct GreedyAgent<G: Game> {
@@ -37,7 +37,7 @@ pub fn best_index(values: &[f64], rng: &mut Rng) -> usize {
     chosen
 }
 
-impl<G: Game> Agent<G> for GreedyAgent<G> {
+impl<G: Evaluate> Agent<G> for GreedyAgent<G> {
     fn choose(&mut self, view: &View<G>, rng: &mut Rng) -> G::Action {
         self.buf.clear();
         view.legal_actions(None, &mut self.buf);

@@ -1,20 +1,51 @@
-//! `mcts`: single-observer information-set Monte Carlo tree search.
+//! `mcts`: single-observer information-set Monte Carlo tree search with progressive
+//! widening and decoupled UCT at simultaneous decisions.
 //!
-//! Every iteration samples a state consistent with what the acting player knows
-//! ([`View::determinize`]: bag order, deck order and, with hidden hands, the opponents'
-//! cards), walks the tree choosing by UCT among the children legal in that sample
-//! (counting each child's availability, as in Cowling, Powley & Whitehouse 2012),
-//! expands the untried action with the best greedy evaluation (which also gives the
-//! child a progressive-bias prior), plays the game out with the rollout policy (for at
-//! most `depth` moves when the game offers a [`Game::win_estimate`]) and credits
-//! every node with the final (or estimated) win share of the player who moved into it. The most
-//! visited root action is played. The agent never sees the true state.
+//! Every iteration samples a state consistent with what the agent's player knows
+//! ([`View::determinize`]: hidden cards, bag and deck order, and other players' pending
+//! choices of a simultaneous decision) and walks the tree:
+//!
+//! * **Statistics live on edges.** A node holds one *table* per acting player: that
+//!   player's candidate actions with their visits, availability, reward and prior. A turn
+//!   has one table; a simultaneous decision has one per acting player.
+//! * **Candidates are built once per node**, the second time the node is reached: the
+//!   acting player's legal actions in that sample, ordered by the game's greedy evaluation
+//!   (ties in random order), of which the best `K` are kept (`K` = the most children the
+//!   widening can ever admit within `iters`). The greedy evaluation also gives each
+//!   candidate its progressive-bias prior in [0, 1]. Nothing scans siblings: a selected
+//!   edge holds its child's index (a simultaneous node finds the child of a joint choice
+//!   in a hash map).
+//! * **Progressive widening**: a node visited `n` times considers only its first
+//!   `ceil(widen_c * (n + 1)^widen)` candidates that are legal in the current sample
+//!   (checked with [`Game::is_legal`], so a node with thousands of legal actions costs
+//!   about what one with tens does). `widen = 1` admits a new child on every visit
+//!   (plain expansion, best prior first). A candidate not yet tried is taken first, in
+//!   prior order; otherwise UCT with availability counts (Cowling, Powley & Whitehouse
+//!   2012): `mean + c * sqrt(ln(avail) / visits) + bias * prior / (visits + 1)`. When some
+//!   candidates are illegal in a sample and too few remain, the sample's other legal
+//!   actions are added to the table (with their priors).
+//! * **Decoupled UCT** at simultaneous decisions (Lanctot, Lisý & Winands, "Monte Carlo
+//!   Tree Search in Simultaneous Move Games", 2013): each acting player selects from its own
+//!   table, independently of the others' selections; the joint choice is applied and each
+//!   player's edge is credited with that player's reward. No player's statistics are ever
+//!   conditioned on another player's choice in the same decision, so nothing leaks.
+//!
+//! After the tree, the rollout plays with `rollout` (`greedy` or `random`; at simultaneous
+//! decisions every acting player chooses from the same position) for at most `depth` moves
+//! when the game offers an [`Evaluate::win_estimate`], and every edge on the path is
+//! credited with its player's final (or estimated) win share.
+//!
+//! The move played: at a turn, the most visited root candidate (ties: the higher mean
+//! reward, then the better prior); at a simultaneous decision, a choice drawn in proportion
+//! to the root visits of the agent's own table (the mixed final policy of decoupled UCT,
+//! since a deterministic secret choice is exploitable). The agent never sees the true state.
 
-use super::greedy::{best_index, GreedyAgent};
+use super::greedy::GreedyAgent;
 use super::random::RandomAgent;
 use super::Agent;
-use crate::game::{ranks_and_wins, Game, View};
-use crate::rng::Rng;
+use crate::game::{ranks_and_wins, Evaluate, Game, View, MAX_SEATS};
+use crate::rng::{below, shuffle, Rng};
+use std::collections::HashMap;
 
 const NONE: u32 = u32::MAX;
 /// Default rollout length before the game's win estimate is used.
@@ -35,68 +66,228 @@ pub struct MctsConfig {
     /// greedy evaluation prefers (0 = plain UCT).
     pub bias: f64,
     pub rollout: Rollout,
-    /// Rollout moves after which the game's [`Game::win_estimate`] replaces the rest of
+    /// Rollout moves after which the game's [`Evaluate::win_estimate`] replaces the rest of
     /// the rollout (0 = always play to the end; games without an estimate always do).
     pub depth: u32,
+    /// Progressive widening exponent: a node visited `n` times considers
+    /// `ceil(widen_c * (n + 1)^widen)` candidates (1 = a new child on every visit).
+    pub widen: f64,
+    /// Progressive widening coefficient.
+    pub widen_c: f64,
 }
 
 impl Default for MctsConfig {
     fn default() -> Self {
-        MctsConfig { iters: 1000, c: 0.2, bias: 10.0, rollout: Rollout::Greedy, depth: DEFAULT_DEPTH }
+        MctsConfig {
+            iters: 1000,
+            c: 0.2,
+            bias: 10.0,
+            rollout: Rollout::Greedy,
+            depth: DEFAULT_DEPTH,
+            widen: 0.5,
+            widen_c: 2.0,
+        }
     }
 }
 
-struct Node<A> {
-    action: Option<A>,
-    /// The player who played `action` (whose reward this node accumulates).
-    mover: usize,
+impl MctsConfig {
+    /// Candidates a node visited `visits` times may consider.
+    fn admitted(&self, visits: u32) -> usize {
+        (self.widen_c * (visits as f64 + 1.0).powf(self.widen)).ceil().max(1.0) as usize
+    }
+}
+
+/// One candidate action of one acting player at a node.
+#[derive(Debug, Clone, Copy)]
+struct Edge<A> {
+    action: A,
+    prior: f64,
     visits: u32,
     avail: u32,
     reward: f64,
-    /// The greedy evaluation of `action` scaled to [0, 1] among its siblings when added.
-    prior: f64,
-    first_child: u32,
-    next_sibling: u32,
+    /// The child reached by this action (turns only; simultaneous nodes use the map).
+    child: u32,
+}
+
+/// A player's candidates: `edges[start .. start + len]`.
+#[derive(Debug, Clone, Copy)]
+struct Table {
+    player: u8,
+    start: u32,
+    len: u32,
+    /// Greedy values of the first build, to scale the priors of actions added later.
+    lo: f64,
+    hi: f64,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Node {
+    /// Visits through this node (selections made here).
+    visits: u32,
+    /// `tables[first_table .. first_table + n_tables]`; 0 tables = not built yet.
+    first_table: u32,
+    n_tables: u8,
+}
+
+/// One step of an iteration's path: a node and, per table, the chosen edge (relative).
+#[derive(Debug, Clone, Copy)]
+struct Step {
+    node: u32,
+    chosen: [u32; MAX_SEATS],
 }
 
 pub struct MctsAgent<G: Game> {
     cfg: MctsConfig,
-    nodes: Vec<Node<G::Action>>,
+    nodes: Vec<Node>,
+    tables: Vec<Table>,
+    edges: Vec<Edge<G::Action>>,
+    /// Children of simultaneous nodes by (node, chosen edge per table).
+    joint: HashMap<(u32, [u32; MAX_SEATS]), u32>,
+    path: Vec<Step>,
     legal: Vec<G::Action>,
-    path: Vec<u32>,
     values: Vec<f64>,
+    order: Vec<u32>,
+    choices: Vec<(usize, G::Action)>,
     random: RandomAgent<G>,
     greedy: GreedyAgent<G>,
 }
 
-impl<G: Game> MctsAgent<G> {
+impl<G: Evaluate> MctsAgent<G> {
     pub fn new(cfg: MctsConfig) -> Self {
         MctsAgent {
             cfg,
             nodes: Vec::new(),
-            legal: Vec::with_capacity(256),
+            tables: Vec::new(),
+            edges: Vec::new(),
+            joint: HashMap::new(),
             path: Vec::with_capacity(64),
+            legal: Vec::with_capacity(256),
             values: Vec::with_capacity(256),
+            order: Vec::with_capacity(256),
+            choices: Vec::with_capacity(MAX_SEATS),
             random: RandomAgent::default(),
             greedy: GreedyAgent::default(),
         }
     }
 
-    fn add_child(&mut self, parent: u32, action: G::Action, mover: usize, prior: f64) -> u32 {
-        let id = self.nodes.len() as u32;
-        let sibling = self.nodes[parent as usize].first_child;
-        self.nodes.push(Node {
-            action: Some(action),
-            mover,
-            visits: 0,
-            avail: 1,
-            reward: 0.0,
-            prior,
-            first_child: NONE,
-            next_sibling: sibling,
-        });
-        self.nodes[parent as usize].first_child = id;
-        id
+    fn new_node(&mut self) -> u32 {
+        self.nodes.push(Node { visits: 0, first_table: 0, n_tables: 0 });
+        (self.nodes.len() - 1) as u32
+    }
+
+    /// Builds the candidate tables of `node` from `state` (one per acting player).
+    fn build(&mut self, node: u32, state: &G, rng: &mut Rng) {
+        let first = self.tables.len() as u32;
+        let keep = self.cfg.admitted(self.cfg.iters).max(1);
+        for p in state.decision().players() {
+            self.legal.clear();
+            state.legal_actions(p, None, &mut self.legal);
+            assert!(!self.legal.is_empty(), "player {p} acts but has no legal action");
+            shuffle(rng, &mut self.legal); // ties in the greedy order: random
+            self.values.clear();
+            state.greedy_values(p, &self.legal, &mut self.values);
+            let (lo, hi) = bounds(&self.values);
+            self.order.clear();
+            self.order.extend(0..self.legal.len() as u32);
+            let by_value = |a: &u32, b: &u32| self.values[*b as usize].total_cmp(&self.values[*a as usize]);
+            if self.order.len() > keep {
+                self.order.select_nth_unstable_by(keep - 1, by_value);
+                self.order.truncate(keep);
+            }
+            self.order.sort_by(by_value);
+            let start = self.edges.len() as u32;
+            for &i in &self.order {
+                let (action, v) = (self.legal[i as usize], self.values[i as usize]);
+                self.edges.push(Edge {
+                    action,
+                    prior: scale(v, lo, hi),
+                    visits: 0,
+                    avail: 0,
+                    reward: 0.0,
+                    child: NONE,
+                });
+            }
+            self.tables.push(Table { player: p as u8, start, len: self.order.len() as u32, lo, hi });
+        }
+        let n = &mut self.nodes[node as usize];
+        n.first_table = first;
+        n.n_tables = (self.tables.len() as u32 - first) as u8;
+    }
+
+    /// Adds the legal actions of `state` missing from table `t` (moving it to the end of
+    /// the edge arena); their priors use the table's first scale.
+    fn merge(&mut self, t: usize, state: &G) {
+        let tab = self.tables[t];
+        let p = tab.player as usize;
+        self.legal.clear();
+        state.legal_actions(p, None, &mut self.legal);
+        let known: std::collections::HashSet<G::Action> =
+            self.edges[tab.start as usize..(tab.start + tab.len) as usize].iter().map(|e| e.action).collect();
+        self.legal.retain(|a| !known.contains(a));
+        if self.legal.is_empty() {
+            return;
+        }
+        self.values.clear();
+        state.greedy_values(p, &self.legal, &mut self.values);
+        let start = self.edges.len() as u32;
+        self.edges.extend_from_within(tab.start as usize..(tab.start + tab.len) as usize);
+        for (a, v) in self.legal.iter().zip(&self.values) {
+            let prior = scale(*v, tab.lo, tab.hi).clamp(0.0, 1.0);
+            self.edges.push(Edge { action: *a, prior, visits: 0, avail: 0, reward: 0.0, child: NONE });
+        }
+        self.tables[t].start = start;
+        self.tables[t].len = self.edges.len() as u32 - start;
+    }
+
+    /// Selects player `tab.player`'s edge (relative index) at a node visited `visits` times.
+    fn select(&mut self, t: usize, visits: u32, state: &G) -> u32 {
+        let k = self.cfg.admitted(visits);
+        for attempt in 0..2 {
+            let tab = self.tables[t];
+            let p = tab.player as usize;
+            let (mut seen, mut illegal) = (0usize, 0usize);
+            let (mut best, mut untried) = (NONE, NONE);
+            let mut best_score = f64::NEG_INFINITY;
+            for i in 0..tab.len {
+                if seen == k {
+                    break;
+                }
+                let e = &mut self.edges[(tab.start + i) as usize];
+                if !state.is_legal(p, &e.action) {
+                    illegal += 1;
+                    continue;
+                }
+                seen += 1;
+                e.avail += 1;
+                if e.visits == 0 {
+                    if untried == NONE {
+                        untried = i; // untried: best prior first
+                    }
+                    continue;
+                }
+                let n = e.visits as f64;
+                let score = e.reward / n
+                    + self.cfg.c * ((e.avail as f64).ln() / n).sqrt()
+                    + self.cfg.bias * e.prior / (n + 1.0);
+                if score > best_score {
+                    best_score = score;
+                    best = i;
+                }
+            }
+            if (seen < k && illegal > 0 || seen == 0) && attempt == 0 {
+                self.merge(t, state);
+                if seen == 0 {
+                    continue;
+                }
+            }
+            if untried != NONE {
+                return untried;
+            }
+            if best != NONE {
+                return best;
+            }
+        }
+        unreachable!("an acting player always has a legal action")
     }
 
     /// One iteration from the root on a fresh determinization.
@@ -105,82 +296,121 @@ impl<G: Game> MctsAgent<G> {
         let mut node = 0u32;
         self.path.clear();
         while !state.is_terminal() {
-            self.legal.clear();
-            state.legal_actions(None, &mut self.legal);
-            // Availability of the children legal here; untried actions.
-            let mut untried = 0usize;
-            let mut best = NONE;
-            let mut best_score = f64::NEG_INFINITY;
-            let mut i = 0;
-            while i < self.legal.len() {
-                let a = self.legal[i];
-                let mut ch = self.nodes[node as usize].first_child;
-                while ch != NONE && self.nodes[ch as usize].action != Some(a) {
-                    ch = self.nodes[ch as usize].next_sibling;
-                }
-                if ch == NONE {
-                    self.legal.swap(untried, i);
-                    untried += 1;
-                } else {
-                    let n = &mut self.nodes[ch as usize];
-                    n.avail += 1;
-                    let score = n.reward / n.visits as f64
-                        + self.cfg.c * ((n.avail as f64).ln() / n.visits as f64).sqrt()
-                        + self.cfg.bias * n.prior / (n.visits as f64 + 1.0);
-                    if score > best_score {
-                        best_score = score;
-                        best = ch;
-                    }
-                }
-                i += 1;
+            if self.nodes[node as usize].n_tables == 0 {
+                self.build(node, &state, rng);
             }
-            let mover = state.current_player();
-            if untried > 0 {
-                // Expand the untried action the game's greedy evaluation likes best, so
-                // small budgets spend their visits on plausible moves first.
-                self.values.clear();
-                state.greedy_values(&self.legal, &mut self.values);
-                let best = best_index(&self.values[..untried], rng);
-                let (lo, hi) =
-                    self.values.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), &v| (l.min(v), h.max(v)));
-                let prior = if hi > lo { (self.values[best] - lo) / (hi - lo) } else { 1.0 };
-                let a = self.legal[best];
-                let child = self.add_child(node, a, mover, prior);
-                state.apply(a);
-                self.path.push(child);
-                break;
+            let Node { visits, first_table, n_tables } = self.nodes[node as usize];
+            let mut chosen = [NONE; MAX_SEATS];
+            // Each acting player selects independently (decoupled), then all apply.
+            for (j, slot) in chosen.iter_mut().enumerate().take(n_tables as usize) {
+                *slot = self.select(first_table as usize + j, visits, &state);
             }
-            let a = self.nodes[best as usize].action.expect("children hold actions");
-            state.apply(a);
-            self.path.push(best);
-            node = best;
-        }
-        let mut moves = 0;
-        let mut estimate = None;
-        while !state.is_terminal() {
-            if self.cfg.depth > 0 && moves >= self.cfg.depth {
-                estimate = state.win_estimate();
-                if estimate.is_some() {
+            for (j, &c) in chosen.iter().enumerate().take(n_tables as usize) {
+                let tab = self.tables[first_table as usize + j];
+                state.apply(tab.player as usize, self.edges[(tab.start + c) as usize].action);
+            }
+            self.path.push(Step { node, chosen });
+            // Follow the edge (or joint choice); a new child ends the descent.
+            if n_tables == 1 {
+                let e = (self.tables[first_table as usize].start + chosen[0]) as usize;
+                if self.edges[e].child == NONE {
+                    self.edges[e].child = self.new_node();
                     break;
                 }
+                node = self.edges[e].child;
+            } else if let Some(&c) = self.joint.get(&(node, chosen)) {
+                node = c;
+            } else {
+                let c = self.new_node();
+                self.joint.insert((node, chosen), c);
+                break;
             }
-            let a = match self.cfg.rollout {
-                Rollout::Random => self.random.choose(&View::new(&state), rng),
-                Rollout::Greedy => self.greedy.choose(&View::new(&state), rng),
-            };
-            state.apply(a);
+        }
+        let wins = self.rollout(&mut state, rng);
+        for step in &self.path {
+            let n = self.nodes[step.node as usize];
+            self.nodes[step.node as usize].visits += 1;
+            for j in 0..n.n_tables as usize {
+                let tab = self.tables[n.first_table as usize + j];
+                let e = &mut self.edges[(tab.start + step.chosen[j]) as usize];
+                e.visits += 1;
+                e.reward += wins[tab.player as usize];
+            }
+        }
+    }
+
+    /// Plays `state` on with the rollout policy and returns the win shares.
+    fn rollout(&mut self, state: &mut G, rng: &mut Rng) -> Vec<f64> {
+        let mut moves = 0;
+        while !state.is_terminal() {
+            if self.cfg.depth > 0 && moves >= self.cfg.depth {
+                if let Some(estimate) = state.win_estimate() {
+                    return estimate;
+                }
+            }
+            self.choices.clear();
+            for p in state.decision().players() {
+                let view = View::new(&*state, p);
+                let a = match self.cfg.rollout {
+                    Rollout::Random => self.random.choose(&view, rng),
+                    Rollout::Greedy => self.greedy.choose(&view, rng),
+                };
+                self.choices.push((p, a));
+            }
+            for &(p, a) in &self.choices {
+                state.apply(p, a);
+            }
             moves += 1;
         }
-        let wins = estimate.unwrap_or_else(|| ranks_and_wins(&state.scores(), &state.tiebreaks()).1);
-        for &id in &self.path {
-            let n = &mut self.nodes[id as usize];
-            n.visits += 1;
-            n.reward += wins[n.mover];
+        ranks_and_wins(&state.scores(), &state.tiebreaks()).1
+    }
+
+    /// The root decision: see the module docs.
+    fn final_choice(&self, player: usize, simultaneous: bool, rng: &mut Rng) -> G::Action {
+        let root = self.nodes[0];
+        let tab = (0..root.n_tables as usize)
+            .map(|j| self.tables[root.first_table as usize + j])
+            .find(|t| t.player as usize == player)
+            .expect("the agent's player acts at the root");
+        let edges = &self.edges[tab.start as usize..(tab.start + tab.len) as usize];
+        if simultaneous {
+            let total: u32 = edges.iter().map(|e| e.visits).sum();
+            let mut r = below(rng, total.max(1) as usize) as u32;
+            for e in edges {
+                if r < e.visits {
+                    return e.action;
+                }
+                r -= e.visits;
+            }
+            return edges[0].action;
         }
+        // Most visits, then the higher mean, then the better prior (earlier in the table).
+        let mut best = &edges[0];
+        for e in &edges[1..] {
+            let mean = |x: &Edge<G::Action>| if x.visits > 0 { x.reward / x.visits as f64 } else { 0.0 };
+            if (e.visits, mean(e)) > (best.visits, mean(best)) {
+                best = e;
+            }
+        }
+        best.action
     }
 }
 
-impl<G: Game> Agent<G> for MctsAgent<G> {
+/// Smallest and largest of `values`.
+fn bounds(values: &[f64]) -> (f64, f64) {
+    values.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), &v| (l.min(v), h.max(v)))
+}
+
+/// `v` scaled to [0, 1] between `lo` and `hi` (1 when they are equal).
+fn scale(v: f64, lo: f64, hi: f64) -> f64 {
+    if hi > lo {
+        (v - lo) / (hi - lo)
+    } else {
+        1.0
+    }
+}
+
+impl<G: Evaluate> Agent<G> for MctsAgent<G> {
     fn choose(&mut self, view: &View<G>, rng: &mut Rng) -> G::Action {
         self.legal.clear();
         view.legal_actions(None, &mut self.legal);
@@ -188,29 +418,17 @@ impl<G: Game> Agent<G> for MctsAgent<G> {
             return self.legal[0];
         }
         self.nodes.clear();
-        self.nodes.push(Node {
-            action: None,
-            mover: view.player(),
-            visits: 0,
-            avail: 0,
-            reward: 0.0,
-            prior: 0.0,
-            first_child: NONE,
-            next_sibling: NONE,
-        });
-        for _ in 0..self.cfg.iters {
+        self.tables.clear();
+        self.edges.clear();
+        self.joint.clear();
+        self.new_node();
+        let mut simultaneous = false;
+        for i in 0..self.cfg.iters {
             self.iterate(view, rng);
-        }
-        // The most visited root child (ties: the higher mean reward, then first found).
-        let mut ch = self.nodes[0].first_child;
-        let mut best = ch;
-        while ch != NONE {
-            let (n, b) = (&self.nodes[ch as usize], &self.nodes[best as usize]);
-            if (n.visits, n.reward) > (b.visits, b.reward) {
-                best = ch;
+            if i == 0 {
+                simultaneous = self.nodes[0].n_tables > 1;
             }
-            ch = n.next_sibling;
         }
-        self.nodes[best as usize].action.expect("root has children")
+        self.final_choice(view.player(), simultaneous, rng)
     }
 }

@@ -9,13 +9,23 @@ pub mod random;
 mod tests;
 
 use crate::error::{Error, Result};
-use crate::game::{Game, View};
+use crate::game::{Evaluate, Game, View};
 use crate::rng::Rng;
 
 /// Names of the available agents.
 pub const AGENTS: &[&str] = &["random", "greedy", "mcts"];
 
-/// Chooses actions; sees the game only through a [`View`].
+/// Version of each agent's play: bumped whenever an agent chooses differently for the
+/// same seed (recorded with every run, so that a resume never mixes two agents).
+/// `mcts` 2: progressive widening, candidate tables, decoupled UCT (issue 11).
+pub fn agent_version(name: &str) -> u32 {
+    match name {
+        "mcts" => 2,
+        _ => 1,
+    }
+}
+
+/// Chooses actions for one player; sees the game only through that player's [`View`].
 pub trait Agent<G: Game>: Send {
     fn choose(&mut self, view: &View<G>, rng: &mut Rng) -> G::Action;
 }
@@ -23,7 +33,7 @@ pub trait Agent<G: Game>: Send {
 /// Allowed parameter names per agent.
 fn allowed_params(name: &str) -> &'static [&'static str] {
     match name {
-        "mcts" => &["iters", "c", "bias", "rollout", "depth"],
+        "mcts" => &["iters", "c", "bias", "rollout", "depth", "widen", "widen_c"],
         _ => &[],
     }
 }
@@ -108,7 +118,9 @@ impl AgentSpec {
     /// The MCTS settings: `iters` (1..=1000000, default 1000), `c` (0..=100, default
     /// 0.2), `bias` (0..=100, default 10), `rollout` (`random` | `greedy`, default greedy),
     /// `depth` (rollout moves before the game's win estimate is used, 0..=100000, 0 = play
-    /// to the end; see `MctsConfig`).
+    /// to the end), `widen` (progressive widening exponent 0..=1, default 0.5; 1 = a new
+    /// child on every visit) and `widen_c` (its coefficient 0.1..=100, default 2; see
+    /// `MctsConfig`).
     pub fn mcts_config(&self) -> Result<mcts::MctsConfig> {
         let mut cfg = mcts::MctsConfig::default();
         for (k, v) in &self.params {
@@ -117,6 +129,8 @@ impl AgentSpec {
                 "c" => cfg.c = self.number(k, v, 0.0, 100.0, "a number 0..=100")?,
                 "bias" => cfg.bias = self.number(k, v, 0.0, 100.0, "a number 0..=100")?,
                 "depth" => cfg.depth = self.number(k, v, 0, 100_000, "an integer 0..=100000")?,
+                "widen" => cfg.widen = self.number(k, v, 0.0, 1.0, "a number 0..=1")?,
+                "widen_c" => cfg.widen_c = self.number(k, v, 0.1, 100.0, "a number 0.1..=100")?,
                 "rollout" => {
                     cfg.rollout = match v.as_str() {
                         "random" => mcts::Rollout::Random,
@@ -130,8 +144,13 @@ impl AgentSpec {
         Ok(cfg)
     }
 
+    /// The version of this agent's play ([`agent_version`]).
+    pub fn version(&self) -> u32 {
+        agent_version(&self.name)
+    }
+
     /// Builds the agent for game `G`.
-    pub fn build<G: Game>(&self) -> Result<Box<dyn Agent<G>>> {
+    pub fn build<G: Evaluate>(&self) -> Result<Box<dyn Agent<G>>> {
         match self.name.as_str() {
             "random" => Ok(Box::new(random::RandomAgent::default())),
             "greedy" => Ok(Box::new(greedy::GreedyAgent::default())),

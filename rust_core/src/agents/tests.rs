@@ -9,7 +9,7 @@ use crate::rng::{agent_rng, deal_rng};
 use serde_json::json;
 
 fn state(variant: serde_json::Value, n: usize, seed: u64) -> Alhambra {
-    let v = Alhambra::parse_variant(&variant, n).expect("variant");
+    let v = Alhambra::parse_variant(&variant, n, &Default::default()).expect("variant");
     Alhambra::new(&v, n, deal_rng(seed, 0))
 }
 
@@ -21,8 +21,8 @@ fn advance(g: &mut Alhambra, moves: usize) {
         if g.is_terminal() {
             break;
         }
-        let a = agent.choose(&View::new(g), &mut rng);
-        g.apply(a);
+        let a = agent.choose(&View::new(g, g.current), &mut rng);
+        g.apply(g.current, a);
     }
 }
 
@@ -49,7 +49,7 @@ fn agents_are_deterministic_for_a_seed() {
         advance(&mut g, 30);
         let choose = |seed: u64| {
             let mut a = AgentSpec::parse(spec).unwrap().build::<Alhambra>().unwrap();
-            a.choose(&View::new(&g), &mut agent_rng(seed, 1, 0))
+            a.choose(&View::new(&g, g.current), &mut agent_rng(seed, 1, 0))
         };
         assert_eq!(choose(5), choose(5), "{spec}");
     }
@@ -91,7 +91,7 @@ fn mcts_move_ignores_hidden_information() {
         h.check_invariants().expect("still a consistent state");
         let choose = |s: &Alhambra| {
             let mut a = AgentSpec::parse("mcts:iters=200").unwrap().build::<Alhambra>().unwrap();
-            a.choose(&View::new(s), &mut agent_rng(11, 3, 0))
+            a.choose(&View::new(s, s.current), &mut agent_rng(11, 3, 0))
         };
         assert_eq!(choose(&g), choose(&h), "{variant}");
     }
@@ -100,7 +100,7 @@ fn mcts_move_ignores_hidden_information() {
 #[test]
 fn greedy_beats_random() {
     let agents = ["greedy".to_string(), "random".to_string()];
-    let cols = crate::batch::simulate::<Alhambra>(&json!({}), &agents, 1, 0, 40, true).unwrap();
+    let cols = crate::batch::simulate::<Alhambra>(&json!({}), &Default::default(), &agents, 1, 0, 40, true).unwrap();
     let greedy: f64 = cols.win.iter().zip(&cols.player).filter(|(_, p)| **p == 0).map(|(w, _)| w).sum();
     assert!(greedy >= 36.0, "greedy won {greedy} of 40");
 }
@@ -111,7 +111,8 @@ fn greedy_games_end_well_before_the_turn_limit() {
     // engine's turn limit; the evaluation now makes such wars too dear.
     let agents = ["greedy".to_string(), "greedy".to_string()];
     for variant in [json!({"dirk": false}), json!({})] {
-        let cols = crate::batch::simulate::<Alhambra>(&variant, &agents, 7, 0, 1_500, false).unwrap();
+        let cols =
+            crate::batch::simulate::<Alhambra>(&variant, &Default::default(), &agents, 7, 0, 1_500, false).unwrap();
         let longest = cols.turns.iter().max().copied().unwrap_or(0);
         assert!(longest < 400, "{variant}: a game lasted {longest} turns");
     }
@@ -125,8 +126,16 @@ fn rollouts_stop_at_depth_only_with_a_win_estimate() {
     // Hiroba has no estimate: the depth changes nothing, every rollout plays to the end.
     let hiroba = |spec: &str| {
         let agents = [spec.to_string(), "greedy".to_string()];
-        let mut cols =
-            crate::batch::simulate::<crate::games::hiroba::Hiroba>(&json!({}), &agents, 3, 0, 2, false).unwrap();
+        let mut cols = crate::batch::simulate::<crate::games::hiroba::Hiroba>(
+            &json!({}),
+            &Default::default(),
+            &agents,
+            3,
+            0,
+            2,
+            false,
+        )
+        .unwrap();
         cols.agent_names.clear(); // the specs differ; the games must not
         cols
     };
@@ -138,7 +147,7 @@ fn rollouts_stop_at_depth_only_with_a_win_estimate() {
         (0..8)
             .map(|s| {
                 let mut a = AgentSpec::parse(spec).unwrap().build::<Alhambra>().unwrap();
-                a.choose(&View::new(&g), &mut agent_rng(s, 1, 0))
+                a.choose(&View::new(&g, g.current), &mut agent_rng(s, 1, 0))
             })
             .collect::<Vec<_>>()
     };

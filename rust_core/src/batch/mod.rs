@@ -8,11 +8,9 @@
 use crate::agents::Agent;
 use crate::agents::AgentSpec;
 use crate::error::{Error, Result};
-use crate::game::{ranks_and_wins, Game, MetricSpec, View};
+use crate::game::{ranks_and_wins, Engine, MetricSpec, View, MAX_SEATS};
+use crate::options::Files;
 use crate::rng::{agent_rng, deal_rng, Rng};
-
-/// Most players any game seats.
-const MAX_SEATS: usize = 8;
 use serde_json::{json, Value};
 
 /// Columns of a batch, one row per player per game.
@@ -36,13 +34,13 @@ pub struct Columns {
 }
 
 /// Validated inputs of a run.
-pub struct Setup<G: Game> {
+pub struct Setup<G: Engine> {
     pub variant: G::Variant,
     pub agents: Vec<AgentSpec>,
 }
 
-impl<G: Game> Setup<G> {
-    pub fn new(variant: &Value, agents: &[String]) -> Result<Self> {
+impl<G: Engine> Setup<G> {
+    pub fn new(variant: &Value, agents: &[String], files: &Files) -> Result<Self> {
         let n = agents.len();
         debug_assert!(G::MAX_PLAYERS <= MAX_SEATS);
         if !(G::MIN_PLAYERS..=G::MAX_PLAYERS).contains(&n) {
@@ -54,7 +52,7 @@ impl<G: Game> Setup<G> {
             });
         }
         let agents = agents.iter().map(|a| AgentSpec::parse(a)).collect::<Result<Vec<_>>>()?;
-        let variant = G::parse_variant(variant, n)?;
+        let variant = G::parse_variant(variant, n, files)?;
         Ok(Setup { variant, agents })
     }
 
@@ -75,8 +73,10 @@ impl<G: Game> Setup<G> {
         self.agents.iter().map(|a| a.build::<G>()).collect()
     }
 
-    /// Plays one game with `agents` (from [`Setup::build_agents`]);
-    /// `on_action(state_before, position, action)` sees every move.
+    /// Plays one game with `agents` (from [`Setup::build_agents`]). At each decision every
+    /// acting position's agent chooses from the same position through its own view (so in
+    /// a simultaneous decision nobody sees another's choice), then the choices are applied;
+    /// `on_action(state_before, position, action)` sees each one before it is applied.
     pub fn play(
         &self,
         agents: &mut [Box<dyn Agent<G>>],
@@ -96,27 +96,33 @@ impl<G: Game> Setup<G> {
         for (q, &p) in who.iter().enumerate() {
             rngs[q] = Some(agent_rng(seed, index, p as u64));
         }
+        let mut choices: Vec<(usize, G::Action)> = Vec::with_capacity(MAX_SEATS);
         while !state.is_terminal() {
-            let q = state.current_player();
-            let rng = rngs[q].as_mut().expect("one stream per position");
-            let action = agents[who[q]].choose(&View::new(&state), rng);
-            on_action(&mut state, q, &action);
-            state.apply(action);
+            choices.clear();
+            for q in state.decision().players() {
+                let rng = rngs[q].as_mut().expect("one stream per position");
+                choices.push((q, agents[who[q]].choose(&View::new(&state, q), rng)));
+            }
+            for &(q, action) in &choices {
+                on_action(&mut state, q, &action);
+                state.apply(q, action);
+            }
         }
         Ok((state, who, deal_index))
     }
 }
 
 /// Plays games `start .. start + count` and returns their rows.
-pub fn simulate<G: Game>(
+pub fn simulate<G: Engine>(
     variant: &Value,
+    files: &Files,
     agents: &[String],
     seed: u64,
     start: u64,
     count: u64,
     pair_seats: bool,
 ) -> Result<Columns> {
-    let setup = Setup::<G>::new(variant, agents)?;
+    let setup = Setup::<G>::new(variant, agents, files)?;
     let n = agents.len();
     let rows = count as usize * n;
     let specs = G::metric_specs();
@@ -160,8 +166,15 @@ pub fn simulate<G: Game>(
 
 /// The event log of one game: set-up, every action with its player, rule events, and
 /// the result rows (identical to what [`simulate`] gives for this game).
-pub fn replay<G: Game>(variant: &Value, agents: &[String], seed: u64, index: u64, pair_seats: bool) -> Result<Value> {
-    let setup = Setup::<G>::new(variant, agents)?;
+pub fn replay<G: Engine>(
+    variant: &Value,
+    files: &Files,
+    agents: &[String],
+    seed: u64,
+    index: u64,
+    pair_seats: bool,
+) -> Result<Value> {
+    let setup = Setup::<G>::new(variant, agents, files)?;
     let (_, who) = setup.seating(index, pair_seats);
     let mut events: Vec<Value> = Vec::new();
     let mut legal = Vec::new();
@@ -169,9 +182,17 @@ pub fn replay<G: Game>(variant: &Value, agents: &[String], seed: u64, index: u64
     let (mut state, who, deal_index) = setup.play(&mut line_up, seed, index, pair_seats, true, |s, q, a| {
         events.extend(s.take_log());
         legal.clear();
-        s.legal_actions(None, &mut legal);
-        events.push(json!({"event": "action", "turn": s.turns(), "position": q, "player": who[q],
-                           "options": legal.len(), "action": s.action_json(a)}));
+        s.legal_actions(q, None, &mut legal);
+        let d = s.decision();
+        let mut e = json!({"event": "action", "turn": s.turns(), "position": q, "player": who[q],
+                           "options": legal.len(), "action": s.action_json(q, a)});
+        if d.is_simultaneous() {
+            e["simultaneous"] = json!(true);
+        }
+        if d.continues_turn {
+            e["continues_turn"] = json!(true);
+        }
+        events.push(e);
     })?;
     events.extend(state.take_log());
     let scores = state.scores();

@@ -3,20 +3,60 @@
 
 use crate::batch::Columns;
 use crate::error::Error;
-use crate::games::alhambra::city::{City, HoleRule, WallRule};
-use crate::games::alhambra::data::{wall_string, KIND_NAMES, N_KINDS, N_TILES, TILES};
-use crate::games::alhambra::scoring::majority_points;
+use crate::options::Files;
 use crate::registry;
 use arrow_array::{ArrayRef, Float64Array, Int32Array, Int64Array, RecordBatch, StringArray};
 use arrow_pyarrow::ToPyArrow;
 use arrow_schema::{DataType, Field, Schema};
+use pyo3::create_exception;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use std::collections::HashMap;
 use std::sync::Arc;
 
+create_exception!(
+    _native,
+    EngineError,
+    PyValueError,
+    "A bad game, option, value, file or agent: `kind`, `option`, `value`, `allowed` and `agent` say which."
+);
+
+/// The structured Python error of an engine error (`EngineError`, a `ValueError`).
 fn py_err(e: Error) -> PyErr {
-    PyValueError::new_err(e.to_string())
+    let (kind, option, value, allowed, agent): (&str, Option<String>, Option<String>, Option<String>, Option<String>) =
+        match &e {
+            Error::UnknownGame { name, allowed } => {
+                ("unknown_game", None, Some(name.clone()), Some(allowed.join(", ")), None)
+            }
+            Error::UnknownOption { name, allowed, .. } => {
+                ("unknown_option", Some(name.clone()), None, Some(allowed.join(", ")), None)
+            }
+            Error::BadValue { option, value, allowed } => {
+                ("bad_value", Some(option.clone()), Some(value.clone()), Some(allowed.clone()), None)
+            }
+            Error::BadFile { option, path, .. } => ("bad_file", Some(option.clone()), Some(path.clone()), None, None),
+            Error::UnknownAgent { spec, allowed } => {
+                ("unknown_agent", None, None, Some(allowed.join(", ")), Some(spec.clone()))
+            }
+            Error::BadAgentParam { spec, .. } => ("bad_agent_param", None, None, None, Some(spec.clone())),
+            Error::PlayerCount { count, min, max, .. } => {
+                ("player_count", None, Some(count.to_string()), Some(format!("{min}..={max}")), None)
+            }
+            Error::Invalid(_) => ("invalid", None, None, None, None),
+        };
+    let err = EngineError::new_err(e.to_string());
+    Python::attach(|py| {
+        let v = err.value(py);
+        for (name, x) in [("option", option), ("value", value), ("allowed", allowed), ("agent", agent)] {
+            let _ = v.setattr(name, x);
+        }
+        let _ = v.setattr("kind", kind);
+    });
+    err
+}
+
+fn files_map(files: Option<HashMap<String, String>>) -> Files {
+    files.map(|f| f.into_iter().collect()).unwrap_or_default()
 }
 
 fn parse_json(text: &str) -> PyResult<serde_json::Value> {
@@ -46,9 +86,26 @@ fn metric_columns(game: &str) -> PyResult<Vec<(String, String, bool)>> {
     registry::metric_columns(game).map_err(py_err)
 }
 
+/// `files`: the text of each file named by a file option, by path as given.
 #[pyfunction]
-fn validate(game: &str, variant_json: &str, agents: Vec<String>) -> PyResult<()> {
-    registry::validate(game, &parse_json(variant_json)?, &agents).map_err(py_err)
+#[pyo3(signature = (game, variant_json, agents, files=None))]
+fn validate(
+    game: &str,
+    variant_json: &str,
+    agents: Vec<String>,
+    files: Option<HashMap<String, String>>,
+) -> PyResult<()> {
+    registry::validate(game, &parse_json(variant_json)?, &files_map(files), &agents).map_err(py_err)
+}
+
+#[pyfunction]
+fn rules_version(game: &str) -> PyResult<u32> {
+    registry::rules_version(game).map_err(py_err)
+}
+
+#[pyfunction]
+fn agent_version(spec: &str) -> PyResult<u32> {
+    registry::agent_version(spec).map_err(py_err)
 }
 
 fn field(name: &str, dt: DataType, nullable: bool, description: &str) -> Field {
@@ -92,7 +149,8 @@ fn to_batch(game: &str, c: Columns) -> Result<RecordBatch, arrow_schema::ArrowEr
 
 /// Plays `count` games from `start`; returns a `pyarrow.RecordBatch`.
 #[pyfunction]
-#[pyo3(signature = (game, variant_json, agents, seed, start, count, pair_seats=false))]
+#[pyo3(signature = (game, variant_json, agents, seed, start, count, pair_seats=false, files=None))]
+#[allow(clippy::too_many_arguments)]
 fn simulate<'py>(
     py: Python<'py>,
     game: &str,
@@ -102,11 +160,13 @@ fn simulate<'py>(
     start: u64,
     count: u64,
     pair_seats: bool,
+    files: Option<HashMap<String, String>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let variant = parse_json(variant_json)?;
+    let files = files_map(files);
     let batch = py
         .detach(|| {
-            let cols = registry::simulate(game, &variant, &agents, seed, start, count, pair_seats)?;
+            let cols = registry::simulate(game, &variant, &files, &agents, seed, start, count, pair_seats)?;
             to_batch(game, cols).map_err(|e| Error::Invalid(e.to_string()))
         })
         .map_err(py_err)?;
@@ -115,7 +175,8 @@ fn simulate<'py>(
 
 /// The JSON event log of one game.
 #[pyfunction]
-#[pyo3(signature = (game, variant_json, agents, seed, game_index, pair_seats=false))]
+#[pyo3(signature = (game, variant_json, agents, seed, game_index, pair_seats=false, files=None))]
+#[allow(clippy::too_many_arguments)]
 fn replay(
     py: Python<'_>,
     game: &str,
@@ -124,93 +185,13 @@ fn replay(
     seed: u64,
     game_index: u64,
     pair_seats: bool,
+    files: Option<HashMap<String, String>>,
 ) -> PyResult<String> {
     let variant = parse_json(variant_json)?;
-    py.detach(|| registry::replay(game, &variant, &agents, seed, game_index, pair_seats))
+    let files = files_map(files);
+    py.detach(|| registry::replay(game, &variant, &files, &agents, seed, game_index, pair_seats))
         .map(|v| v.to_string())
         .map_err(py_err)
-}
-
-// ------------------------------------------------------------------ Alhambra helpers
-
-#[pyfunction]
-fn alhambra_tiles() -> Vec<(u8, &'static str, u8, String)> {
-    (0..N_TILES)
-        .map(|i| {
-            let t = TILES[i];
-            (i as u8, KIND_NAMES[t.kind as usize], t.price, wall_string(t.walls))
-        })
-        .collect()
-}
-
-fn hole_rule(name: &str) -> PyResult<HoleRule> {
-    match name {
-        "area" => Ok(HoleRule::Area),
-        "cell" => Ok(HoleRule::Cell),
-        other => Err(PyValueError::new_err(format!("bad hole_rule {other:?}; allowed: \"area\", \"cell\""))),
-    }
-}
-
-fn city_from(layout: Vec<(i32, i32, i64)>) -> PyResult<City> {
-    let mut entries = Vec::with_capacity(layout.len());
-    for (x, y, id) in layout {
-        if !(0..N_TILES as i64).contains(&id) {
-            return Err(PyValueError::new_err(format!("tile id {id} out of range 0..=53")));
-        }
-        entries.push((x, y, id as u8));
-    }
-    City::from_layout(&entries).map_err(|e| PyValueError::new_err(format!("bad city: {e}")))
-}
-
-#[pyfunction]
-#[pyo3(signature = (city, tile_id, x, y, hole_rule="area"))]
-fn alhambra_placement_error(
-    city: Vec<(i32, i32, i64)>,
-    tile_id: i64,
-    x: i32,
-    y: i32,
-    hole_rule: &str,
-) -> PyResult<Option<&'static str>> {
-    let rule = self::hole_rule(hole_rule)?;
-    let city = city_from(city)?;
-    city.validate(rule).map_err(|e| PyValueError::new_err(format!("illegal city: {e}")))?;
-    if !(0..N_TILES as i64).contains(&tile_id) {
-        return Err(PyValueError::new_err(format!("tile id {tile_id} out of range 0..=53")));
-    }
-    if city.tiles >> tile_id & 1 == 1 {
-        return Err(PyValueError::new_err(format!("tile {tile_id} is already in the city")));
-    }
-    Ok(city.placement_error(tile_id as u8, x, y, rule))
-}
-
-#[pyfunction]
-#[pyo3(signature = (city, rule="trail"))]
-fn alhambra_outer_wall_length(city: Vec<(i32, i32, i64)>, rule: &str) -> PyResult<u32> {
-    let rule = match rule {
-        "trail" => WallRule::Trail,
-        "simple_path" => WallRule::SimplePath,
-        other => return Err(PyValueError::new_err(format!("bad rule {other:?}; allowed: \"trail\", \"simple_path\""))),
-    };
-    Ok(city_from(city)?.longest_wall(rule))
-}
-
-#[pyfunction]
-fn alhambra_majority_points(counts: Vec<Vec<i64>>, round: i64) -> PyResult<Vec<i64>> {
-    if !(1..=3).contains(&round) {
-        return Err(PyValueError::new_err(format!("bad round {round}; allowed: 1, 2, 3")));
-    }
-    let mut rows = Vec::with_capacity(counts.len());
-    for (p, c) in counts.iter().enumerate() {
-        if c.len() != N_KINDS || c.iter().any(|&k| !(0..=54).contains(&k)) {
-            return Err(PyValueError::new_err(format!(
-                "counts[{p}] must be 6 tile counts 0..=54 in kind order {KIND_NAMES:?}"
-            )));
-        }
-        rows.push(std::array::from_fn::<u8, N_KINDS, _>(|k| c[k] as u8));
-    }
-    let mut out = vec![0; rows.len()];
-    majority_points(&rows, round as usize, &mut out);
-    Ok(out)
 }
 
 #[pymodule]
@@ -222,10 +203,10 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(validate, m)?)?;
     m.add_function(wrap_pyfunction!(simulate, m)?)?;
     m.add_function(wrap_pyfunction!(replay, m)?)?;
-    m.add_function(wrap_pyfunction!(alhambra_tiles, m)?)?;
-    m.add_function(wrap_pyfunction!(alhambra_placement_error, m)?)?;
-    m.add_function(wrap_pyfunction!(alhambra_outer_wall_length, m)?)?;
-    m.add_function(wrap_pyfunction!(alhambra_majority_points, m)?)?;
+    m.add_function(wrap_pyfunction!(rules_version, m)?)?;
+    m.add_function(wrap_pyfunction!(agent_version, m)?)?;
+    m.add("EngineError", m.py().get_type::<EngineError>())?;
+    registry::python_helpers(m)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

@@ -29,6 +29,7 @@
 use super::data::{Card, MAJORITY, N_KINDS, TILES};
 use super::scoring::{kind_points, majority_points};
 use super::state::{Action, Alhambra, Phase, Player, MAX_PLAYERS, NO_TILE};
+use crate::game::Evaluate;
 
 const CHURN: f64 = 2.0;
 /// Share of a redesign's majority gain counted: the opponent can answer a redesign with
@@ -159,27 +160,6 @@ impl Alhambra {
         est
     }
 
-    /// Win shares estimated from [`Alhambra::score_estimate`]: a softmax with a scale of
-    /// `WIN_SCALE` points (for two players, a logistic in the score difference).
-    pub fn win_estimate(&self) -> Vec<f64> {
-        let est = self.score_estimate();
-        let top = est[..self.n].iter().cloned().fold(f64::NEG_INFINITY, f64::max);
-        let w: Vec<f64> = est[..self.n].iter().map(|e| ((e - top) / WIN_SCALE).exp()).collect();
-        let total: f64 = w.iter().sum();
-        w.iter().map(|x| x / total).collect()
-    }
-
-    /// The greedy score of `action` for the player to act (see the module docs).
-    pub fn greedy_value(&self, action: &Action) -> f64 {
-        self.greedy_value_in(action, &mut Ctx::default())
-    }
-
-    /// Greedy scores of many actions of one decision (sharing the base values).
-    pub fn greedy_values(&self, actions: &[Action], out: &mut Vec<f64>) {
-        let mut ctx = Ctx::default();
-        out.extend(actions.iter().map(|a| self.greedy_value_in(a, &mut ctx)));
-    }
-
     fn base_money(&self, c: usize, ctx: &mut Ctx) -> f64 {
         let me = &self.players[self.current];
         *ctx.money[c].get_or_insert_with(|| currency_value(me.sums[c], &me.hand[c], self.market[c]))
@@ -257,5 +237,29 @@ impl Alhambra {
                 REDESIGN_MAJORITY * maj + wall - self.churn()
             }
         }
+    }
+}
+
+/// The greedy evaluation and the win estimate of Alhambra (see the module docs).
+impl Evaluate for Alhambra {
+    /// The greedy score of `action` for the player to act (see the module docs).
+    fn greedy_value(&self, _player: usize, action: &Action) -> f64 {
+        self.greedy_value_in(action, &mut Ctx::default())
+    }
+
+    /// Greedy scores of many actions of one decision (sharing the base values).
+    fn greedy_values(&self, _player: usize, actions: &[Action], out: &mut Vec<f64>) {
+        let mut ctx = Ctx::default();
+        out.extend(actions.iter().map(|a| self.greedy_value_in(a, &mut ctx)));
+    }
+
+    /// Win shares estimated from [`Alhambra::score_estimate`]: a softmax with a scale of
+    /// `WIN_SCALE` points (for two players, a logistic in the score difference).
+    fn win_estimate(&self) -> Option<Vec<f64>> {
+        let est = self.score_estimate();
+        let top = est[..self.n].iter().cloned().fold(f64::NEG_INFINITY, f64::max);
+        let w: Vec<f64> = est[..self.n].iter().map(|e| ((e - top) / WIN_SCALE).exp()).collect();
+        let total: f64 = w.iter().sum();
+        Some(w.iter().map(|x| x / total).collect())
     }
 }

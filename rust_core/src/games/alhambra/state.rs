@@ -7,6 +7,8 @@ use super::data::{
 };
 use super::scoring::{holds_first, majority_points};
 use super::variant::{DirkCount, Leftover, StartPlayer, Variant};
+use crate::game::{Decision, Game};
+use crate::options::{Files, OptionSpec};
 use crate::rng::{self, Rng};
 use serde_json::{json, Value};
 
@@ -32,7 +34,7 @@ pub const KIND_CITY: u32 = 0;
 pub const KIND_RESERVE: u32 = 1;
 pub const KIND_DIRK: u32 = 2;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Action {
     /// Take the money display cards in the slot bit mask.
     Take { mask: u8 },
@@ -145,7 +147,7 @@ pub struct Alhambra {
     pile_a: (u32, u32),
     pile_b: (u32, u32),
     pub start_money: [(u8, u16); MAX_PLAYERS],
-    log: Option<Vec<Value>>,
+    pub(super) log: Option<Vec<Value>>,
 }
 
 fn count_of(dirk: DirkCount, bag: usize) -> usize {
@@ -156,140 +158,6 @@ fn count_of(dirk: DirkCount, bag: usize) -> usize {
 }
 
 impl Alhambra {
-    pub fn new(v: &Variant, n: usize, mut rng: Rng) -> Self {
-        assert!((2..=MAX_PLAYERS).contains(&n));
-        let mut bag: Vec<u8> = (0..N_TILES as u8).collect();
-        rng::shuffle(&mut rng, &mut bag);
-        let mut money: Vec<Card> = Vec::with_capacity(4 * 9 * v.money_copies as usize + 2);
-        for cur in 0..4 {
-            for val in 1..=9 {
-                for _ in 0..v.money_copies {
-                    money.push(card(cur, val));
-                }
-            }
-        }
-        rng::shuffle(&mut rng, &mut money);
-        let mut g = Alhambra {
-            v: v.clone(),
-            n,
-            rng,
-            bag,
-            market: [NO_TILE; 4],
-            deck: Vec::new(),
-            display: [0; 4],
-            display_len: 0,
-            discard: Vec::with_capacity(money.len()),
-            players: (0..n).map(|_| Player::new(v.hole_rule)).collect(),
-            dirk_tiles: 0,
-            dirk_counts: [0; N_KINDS],
-            start: 0,
-            current: 0,
-            phase: Phase::Act,
-            actions_taken: 0,
-            pending: 0,
-            end_queue: [0; MAX_PLAYERS],
-            scorings_done: 0,
-            scores: [0; MAX_PLAYERS + 1],
-            score_after: [[None; MAX_PLAYERS + 1]; 3],
-            dirk_firsts: [0; N_KINDS],
-            walls_scored: [0; MAX_PLAYERS],
-            turns: 0,
-            redesigns_in_a_row: 0,
-            stalled: 0,
-            deck_drawn: 0,
-            pile_a: (0, 0),
-            pile_b: (0, 0),
-            start_money: [(0, 0); MAX_PLAYERS],
-            log: None,
-        };
-        // 1. Market.
-        for s in 0..4 {
-            g.market[s] = g.bag.pop().expect("54 tiles");
-        }
-        // 2. Money: deal each player cards until their total reaches 20 (top = front).
-        let mut top = money.into_iter();
-        for p in 0..n {
-            while g.players[p].sums.iter().sum::<u16>() < 20 {
-                match top.next() {
-                    Some(c) => g.players[p].add_card(c),
-                    None => break,
-                }
-            }
-            g.start_money[p] = (g.players[p].cards, g.players[p].sums.iter().sum());
-        }
-        // 3. Display.
-        for _ in 0..4 {
-            if let Some(c) = top.next() {
-                g.display[g.display_len as usize] = c;
-                g.display_len += 1;
-            }
-        }
-        // 4. Five piles, scoring A into pile 2 and B into pile 4.
-        let rest: Vec<Card> = top.collect();
-        let (base, extra) = (rest.len() / 5, rest.len() % 5);
-        let mut order: Vec<Card> = Vec::with_capacity(rest.len() + 2);
-        let mut at = 0;
-        for pile in 0..5 {
-            let size = base + usize::from(pile < extra);
-            let lo = order.len();
-            order.extend_from_slice(&rest[at..at + size]);
-            at += size;
-            if pile == 1 || pile == 3 {
-                let pos = lo + rng::below(&mut g.rng, size + 1);
-                order.insert(pos, if pile == 1 { SCORING_A } else { SCORING_B });
-                let range = (lo as u32, (lo + size + 1) as u32);
-                if pile == 1 {
-                    g.pile_a = range;
-                } else {
-                    g.pile_b = range;
-                }
-            }
-        }
-        order.reverse();
-        g.deck = order;
-        // 5. Start player.
-        g.start = match v.start_player {
-            StartPlayer::Random => rng::below(&mut g.rng, n),
-            StartPlayer::FewestCards | StartPlayer::MostCards => {
-                let key = |p: usize| {
-                    let (c, val) = g.start_money[p];
-                    if v.start_player == StartPlayer::FewestCards {
-                        (c as i32, val as i32)
-                    } else {
-                        (-(c as i32), -(val as i32))
-                    }
-                };
-                let best = (0..n).map(key).min().expect("players");
-                let tied: Vec<usize> = (0..n).filter(|&p| key(p) == best).collect();
-                tied[rng::below(&mut g.rng, tied.len())]
-            }
-        };
-        g.current = g.start;
-        // Dirk's first tiles.
-        if v.dirk {
-            g.give_dirk_from_bag(count_of(v.dirk_tiles[0], g.bag.len()));
-        }
-        g
-    }
-
-    pub fn enable_log(&mut self) {
-        let setup = json!({
-            "event": "setup",
-            "start_player": self.start,
-            "market": self.market.iter().map(|&t| tile_json(t)).collect::<Vec<_>>(),
-            "display": self.display[..self.display_len as usize].iter().map(|&c| card_json(c)).collect::<Vec<_>>(),
-            "hands": self.players.iter().map(|p| p.hand_cards().map(card_json).collect::<Vec<_>>()).collect::<Vec<_>>(),
-            "dirk_tiles": bits(self.dirk_tiles).collect::<Vec<_>>(),
-            "deck_size": self.deck.len(),
-            "bag_size": self.bag.len(),
-        });
-        self.log = Some(vec![setup]);
-    }
-
-    pub fn take_log(&mut self) -> Vec<Value> {
-        self.log.as_mut().map(std::mem::take).unwrap_or_default()
-    }
-
     fn event(&mut self, make: impl FnOnce(&Self) -> Value) {
         if self.log.is_some() {
             let e = make(self);
@@ -318,48 +186,7 @@ impl Alhambra {
         self.dirk_counts[TILES[t as usize].kind as usize] += 1;
     }
 
-    pub fn is_over(&self) -> bool {
-        self.phase == Phase::Over
-    }
-
     // ---------------------------------------------------------------- legal actions
-
-    /// Bit set of the available action kinds.
-    pub fn kinds(&self) -> u32 {
-        match self.phase {
-            Phase::Over => 0,
-            Phase::Act => {
-                let mut k = 0;
-                if self.display_len > 0 {
-                    k |= 1 << KIND_TAKE;
-                }
-                let me = &self.players[self.current];
-                if (0..4)
-                    .any(|s| self.market[s] != NO_TILE && me.sums[s] >= TILES[self.market[s] as usize].price as u16)
-                {
-                    k |= 1 << KIND_BUY;
-                }
-                if self.redesign_exists() {
-                    k |= 1 << KIND_REDESIGN;
-                }
-                if k == 0 {
-                    k = 1 << KIND_PASS;
-                }
-                k
-            }
-            Phase::Place | Phase::EndPlace => {
-                let city = &self.players[self.current].city;
-                let mut k = 1 << KIND_RESERVE;
-                if city.has_square_for(wall_patterns(self.pending), self.v.hole_rule) {
-                    k |= 1 << KIND_CITY;
-                }
-                if self.phase == Phase::Place && self.v.dirk {
-                    k |= 1 << KIND_DIRK;
-                }
-                k
-            }
-        }
-    }
 
     fn redesign_exists(&self) -> bool {
         let me = &self.players[self.current];
@@ -371,51 +198,6 @@ impl Alhambra {
         patterns != 0
             && (me.city.has_square_for(patterns, hole)
                 || me.city.iter_tiles().any(|c| me.city.swap_patterns(c) & patterns != 0))
-    }
-
-    pub fn legal(&self, kind: Option<u32>, out: &mut Vec<Action>) {
-        let want = |k: u32| kind.is_none_or(|x| x == k);
-        match self.phase {
-            Phase::Over => {}
-            Phase::Act => {
-                let only_pass = match kind {
-                    Some(k) => k == KIND_PASS,
-                    None => self.kinds() == 1 << KIND_PASS,
-                };
-                if only_pass {
-                    out.push(Action::Pass);
-                    return;
-                }
-                if want(KIND_TAKE) {
-                    self.take_options(out);
-                }
-                if want(KIND_BUY) {
-                    for s in 0..4 {
-                        self.buy_options(s, out);
-                    }
-                }
-                if want(KIND_REDESIGN) {
-                    self.redesign_options(out);
-                }
-            }
-            Phase::Place | Phase::EndPlace => {
-                let city = &self.players[self.current].city;
-                for t in bits(self.pending) {
-                    if want(KIND_CITY) {
-                        city.each_square(t, self.v.hole_rule, |x, y| {
-                            out.push(Action::Place { tile: t, x, y });
-                            true
-                        });
-                    }
-                    if want(KIND_RESERVE) {
-                        out.push(Action::Reserve { tile: t });
-                    }
-                    if want(KIND_DIRK) && self.phase == Phase::Place && self.v.dirk {
-                        out.push(Action::Dirk { tile: t });
-                    }
-                }
-            }
-        }
     }
 
     /// One card of any value, or any set of display cards totalling at most 5; equal
@@ -528,93 +310,9 @@ impl Alhambra {
 
     // ---------------------------------------------------------------- applying
 
-    pub fn apply(&mut self, a: Action) {
-        let p = self.current;
-        match a {
-            Action::Take { mask } => {
-                let mut kept = 0;
-                for i in 0..self.display_len as usize {
-                    let c = self.display[i];
-                    if mask >> i & 1 == 1 {
-                        self.players[p].add_card(c);
-                    } else {
-                        self.display[kept] = c;
-                        kept += 1;
-                    }
-                }
-                self.display_len = kept as u8;
-                self.stalled = 0;
-                self.redesigns_in_a_row = 0;
-                self.after_action(false);
-            }
-            Action::Buy { space, pay } => {
-                let s = space as usize;
-                let t = self.market[s];
-                let mut paid = 0;
-                for v in 1..=9 {
-                    for _ in 0..pay[v - 1] {
-                        self.players[p].remove_card(s, v);
-                        self.discard.push(card(s, v));
-                        paid += v;
-                    }
-                }
-                let price = TILES[t as usize].price as usize;
-                assert!(paid >= price, "payment below price");
-                self.market[s] = NO_TILE;
-                self.pending |= 1 << t;
-                self.stalled = 0;
-                self.redesigns_in_a_row = 0;
-                self.after_action(paid == price);
-            }
-            Action::ToCity { tile, x, y } => {
-                let me = &mut self.players[p];
-                me.reserve &= !(1u64 << tile);
-                me.city.put(tile, x as i32, y as i32);
-                self.stalled = 0;
-                self.redesigns_in_a_row += 1;
-                self.after_action(false);
-            }
-            Action::ToReserve { tile } => {
-                let me = &mut self.players[p];
-                me.city.take(tile);
-                me.reserve |= 1 << tile;
-                self.stalled = 0;
-                self.redesigns_in_a_row += 1;
-                self.after_action(false);
-            }
-            Action::Swap { out, inn } => {
-                let me = &mut self.players[p];
-                me.city.swap(out, inn);
-                me.reserve = (me.reserve & !(1u64 << inn)) | 1 << out;
-                self.stalled = 0;
-                self.redesigns_in_a_row += 1;
-                self.after_action(false);
-            }
-            Action::Pass => {
-                self.stalled += 1;
-                self.after_action(false);
-            }
-            Action::Place { tile, x, y } => {
-                self.pending &= !(1u64 << tile);
-                self.players[p].city.put(tile, x as i32, y as i32);
-                self.after_placement();
-            }
-            Action::Reserve { tile } => {
-                self.pending &= !(1u64 << tile);
-                self.players[p].reserve |= 1 << tile;
-                self.after_placement();
-            }
-            Action::Dirk { tile } => {
-                self.pending &= !(1u64 << tile);
-                self.give_dirk(tile);
-                self.after_placement();
-            }
-        }
-    }
-
     fn after_action(&mut self, exact: bool) {
         self.actions_taken += 1;
-        if exact && self.actions_taken < MAX_ACTIONS && self.kinds() & !(1 << KIND_PASS) != 0 {
+        if exact && self.actions_taken < MAX_ACTIONS && self.action_kinds(self.current) & !(1 << KIND_PASS) != 0 {
             return; // the bonus action
         }
         if self.pending != 0 {
@@ -763,7 +461,8 @@ impl Alhambra {
             }
         }
         self.event(|_| {
-            let leftovers: Vec<Value> = given.iter().flatten().map(|(t, p)| json!({"tile": t, "player": p})).collect();
+            let leftovers: Vec<Value> =
+                given.iter().flatten().map(|(t, p)| json!({"tile": t, "position": p})).collect();
             json!({"event": "game_end", "reason": reason, "leftovers": leftovers})
         });
         self.current = self.start;
@@ -793,79 +492,7 @@ impl Alhambra {
 
     // ---------------------------------------------------------------- information
 
-    /// A state consistent with what `observer` knows: the bag order, the deck order
-    /// (scoring cards stay within their piles) and, with `open_hands = false`, the
-    /// opponents' cards are resampled; the future chance stream is replaced.
-    pub fn determinize(&self, observer: usize, rng: &mut Rng) -> Self {
-        let mut g = self.clone();
-        g.log = None;
-        g.rng = rng::child(rng);
-        g.bag.sort_unstable();
-        rng::shuffle(rng, &mut g.bag);
-        let mut pool: Vec<Card> = g.deck.iter().copied().filter(|&c| c < SCORING_A).collect();
-        let hidden_hands = !self.v.open_hands;
-        if hidden_hands {
-            for p in (0..g.n).filter(|&p| p != observer) {
-                pool.extend(g.players[p].hand_cards());
-            }
-        }
-        pool.sort_unstable();
-        rng::shuffle(rng, &mut pool);
-        if hidden_hands {
-            for p in (0..g.n).filter(|&p| p != observer) {
-                let k = g.players[p].cards as usize;
-                let pl = &mut g.players[p];
-                pl.hand = [[0; 9]; 4];
-                pl.sums = [0; 4];
-                pl.cards = 0;
-                for c in pool.drain(pool.len() - k..) {
-                    pl.add_card(c);
-                }
-            }
-        }
-        // Rebuild the deck top-first, putting undrawn scoring cards back in their piles.
-        let mut order: Vec<Card> = pool;
-        for (sc, (lo, hi)) in [(SCORING_A, self.pile_a), (SCORING_B, self.pile_b)] {
-            if self.deck.contains(&sc) {
-                let lo = lo.saturating_sub(self.deck_drawn) as usize;
-                let hi = (hi.saturating_sub(self.deck_drawn) as usize).min(order.len() + 1).max(lo + 1);
-                let pos = (lo + rng::below(rng, hi - lo)).min(order.len());
-                order.insert(pos, sc);
-            }
-        }
-        order.reverse();
-        g.deck = order;
-        g
-    }
-
     // ---------------------------------------------------------------- description
-
-    pub fn action_json(&self, a: &Action) -> Value {
-        match *a {
-            Action::Take { mask } => json!({
-                "action": "take_money",
-                "cards": (0..self.display_len as usize).filter(|i| mask >> i & 1 == 1)
-                    .map(|i| card_json(self.display[i])).collect::<Vec<_>>(),
-            }),
-            Action::Buy { space, pay } => {
-                let t = self.market[space as usize];
-                let paid: usize = (1..=9).map(|v| v * pay[v - 1] as usize).sum();
-                json!({
-                    "action": "buy", "space": space, "currency": CURRENCIES[space as usize],
-                    "tile": tile_json(t),
-                    "pay": (1..=9).flat_map(|v| std::iter::repeat_n(v, pay[v - 1] as usize)).collect::<Vec<_>>(),
-                    "exact": paid == TILES[t as usize].price as usize,
-                })
-            }
-            Action::ToCity { tile, x, y } => json!({"action": "redesign_to_city", "tile": tile, "x": x, "y": y}),
-            Action::ToReserve { tile } => json!({"action": "redesign_to_reserve", "tile": tile}),
-            Action::Swap { out, inn } => json!({"action": "redesign_swap", "out": out, "in": inn}),
-            Action::Place { tile, x, y } => json!({"action": "place_city", "tile": tile, "x": x, "y": y}),
-            Action::Reserve { tile } => json!({"action": "place_reserve", "tile": tile}),
-            Action::Dirk { tile } => json!({"action": "give_dirk", "tile": tile}),
-            Action::Pass => json!({"action": "pass"}),
-        }
-    }
 
     /// Every tile is somewhere exactly once, money is conserved and every city is legal.
     pub fn check_invariants(&self) -> Result<(), String> {
@@ -969,4 +596,400 @@ pub fn tile_json(t: u8) -> Value {
 
 pub fn card_json(c: Card) -> Value {
     json!({"currency": CURRENCIES[currency_of(c)], "value": value_of(c)})
+}
+
+/// The rules (see `RULES.md`): set-up, the turn, legality, scoring, what a player knows.
+impl Game for Alhambra {
+    type Action = Action;
+    type Variant = Variant;
+
+    const NAME: &'static str = "alhambra";
+    const RULES_VERSION: u32 = 1;
+    const MIN_PLAYERS: usize = 2;
+    const MAX_PLAYERS: usize = MAX_PLAYERS;
+
+    fn variant_schema() -> Vec<OptionSpec> {
+        super::variant::schema()
+    }
+    fn parse_variant(value: &Value, n_players: usize, _files: &Files) -> crate::error::Result<Variant> {
+        super::variant::parse(value, n_players)
+    }
+    fn new(v: &Variant, n: usize, mut rng: Rng) -> Self {
+        assert!((2..=MAX_PLAYERS).contains(&n));
+        let mut bag: Vec<u8> = (0..N_TILES as u8).collect();
+        rng::shuffle(&mut rng, &mut bag);
+        let mut money: Vec<Card> = Vec::with_capacity(4 * 9 * v.money_copies as usize + 2);
+        for cur in 0..4 {
+            for val in 1..=9 {
+                for _ in 0..v.money_copies {
+                    money.push(card(cur, val));
+                }
+            }
+        }
+        rng::shuffle(&mut rng, &mut money);
+        let mut g = Alhambra {
+            v: v.clone(),
+            n,
+            rng,
+            bag,
+            market: [NO_TILE; 4],
+            deck: Vec::new(),
+            display: [0; 4],
+            display_len: 0,
+            discard: Vec::with_capacity(money.len()),
+            players: (0..n).map(|_| Player::new(v.hole_rule)).collect(),
+            dirk_tiles: 0,
+            dirk_counts: [0; N_KINDS],
+            start: 0,
+            current: 0,
+            phase: Phase::Act,
+            actions_taken: 0,
+            pending: 0,
+            end_queue: [0; MAX_PLAYERS],
+            scorings_done: 0,
+            scores: [0; MAX_PLAYERS + 1],
+            score_after: [[None; MAX_PLAYERS + 1]; 3],
+            dirk_firsts: [0; N_KINDS],
+            walls_scored: [0; MAX_PLAYERS],
+            turns: 0,
+            redesigns_in_a_row: 0,
+            stalled: 0,
+            deck_drawn: 0,
+            pile_a: (0, 0),
+            pile_b: (0, 0),
+            start_money: [(0, 0); MAX_PLAYERS],
+            log: None,
+        };
+        // 1. Market.
+        for s in 0..4 {
+            g.market[s] = g.bag.pop().expect("54 tiles");
+        }
+        // 2. Money: deal each player cards until their total reaches 20 (top = front).
+        let mut top = money.into_iter();
+        for p in 0..n {
+            while g.players[p].sums.iter().sum::<u16>() < 20 {
+                match top.next() {
+                    Some(c) => g.players[p].add_card(c),
+                    None => break,
+                }
+            }
+            g.start_money[p] = (g.players[p].cards, g.players[p].sums.iter().sum());
+        }
+        // 3. Display.
+        for _ in 0..4 {
+            if let Some(c) = top.next() {
+                g.display[g.display_len as usize] = c;
+                g.display_len += 1;
+            }
+        }
+        // 4. Five piles, scoring A into pile 2 and B into pile 4.
+        let rest: Vec<Card> = top.collect();
+        let (base, extra) = (rest.len() / 5, rest.len() % 5);
+        let mut order: Vec<Card> = Vec::with_capacity(rest.len() + 2);
+        let mut at = 0;
+        for pile in 0..5 {
+            let size = base + usize::from(pile < extra);
+            let lo = order.len();
+            order.extend_from_slice(&rest[at..at + size]);
+            at += size;
+            if pile == 1 || pile == 3 {
+                let pos = lo + rng::below(&mut g.rng, size + 1);
+                order.insert(pos, if pile == 1 { SCORING_A } else { SCORING_B });
+                let range = (lo as u32, (lo + size + 1) as u32);
+                if pile == 1 {
+                    g.pile_a = range;
+                } else {
+                    g.pile_b = range;
+                }
+            }
+        }
+        order.reverse();
+        g.deck = order;
+        // 5. Start player.
+        g.start = match v.start_player {
+            StartPlayer::Random => rng::below(&mut g.rng, n),
+            StartPlayer::FewestCards | StartPlayer::MostCards => {
+                let key = |p: usize| {
+                    let (c, val) = g.start_money[p];
+                    if v.start_player == StartPlayer::FewestCards {
+                        (c as i32, val as i32)
+                    } else {
+                        (-(c as i32), -(val as i32))
+                    }
+                };
+                let best = (0..n).map(key).min().expect("players");
+                let tied: Vec<usize> = (0..n).filter(|&p| key(p) == best).collect();
+                tied[rng::below(&mut g.rng, tied.len())]
+            }
+        };
+        g.current = g.start;
+        // Dirk's first tiles.
+        if v.dirk {
+            g.give_dirk_from_bag(count_of(v.dirk_tiles[0], g.bag.len()));
+        }
+        g
+    }
+    fn n_players(&self) -> usize {
+        self.n
+    }
+    fn decision(&self) -> Decision {
+        Decision::one(self.current)
+    }
+    fn is_terminal(&self) -> bool {
+        self.phase == Phase::Over
+    }
+    /// Bit set of the available action kinds.
+    fn action_kinds(&self, _player: usize) -> u32 {
+        match self.phase {
+            Phase::Over => 0,
+            Phase::Act => {
+                let mut k = 0;
+                if self.display_len > 0 {
+                    k |= 1 << KIND_TAKE;
+                }
+                let me = &self.players[self.current];
+                if (0..4)
+                    .any(|s| self.market[s] != NO_TILE && me.sums[s] >= TILES[self.market[s] as usize].price as u16)
+                {
+                    k |= 1 << KIND_BUY;
+                }
+                if self.redesign_exists() {
+                    k |= 1 << KIND_REDESIGN;
+                }
+                if k == 0 {
+                    k = 1 << KIND_PASS;
+                }
+                k
+            }
+            Phase::Place | Phase::EndPlace => {
+                let city = &self.players[self.current].city;
+                let mut k = 1 << KIND_RESERVE;
+                if city.has_square_for(wall_patterns(self.pending), self.v.hole_rule) {
+                    k |= 1 << KIND_CITY;
+                }
+                if self.phase == Phase::Place && self.v.dirk {
+                    k |= 1 << KIND_DIRK;
+                }
+                k
+            }
+        }
+    }
+    fn legal_actions(&self, _player: usize, kind: Option<u32>, out: &mut Vec<Action>) {
+        let want = |k: u32| kind.is_none_or(|x| x == k);
+        match self.phase {
+            Phase::Over => {}
+            Phase::Act => {
+                // Passing is legal only when nothing else is.
+                if self.action_kinds(self.current) == 1 << KIND_PASS {
+                    if want(KIND_PASS) {
+                        out.push(Action::Pass);
+                    }
+                    return;
+                }
+                if want(KIND_TAKE) {
+                    self.take_options(out);
+                }
+                if want(KIND_BUY) {
+                    for s in 0..4 {
+                        self.buy_options(s, out);
+                    }
+                }
+                if want(KIND_REDESIGN) {
+                    self.redesign_options(out);
+                }
+            }
+            Phase::Place | Phase::EndPlace => {
+                let city = &self.players[self.current].city;
+                for t in bits(self.pending) {
+                    if want(KIND_CITY) {
+                        city.each_square(t, self.v.hole_rule, |x, y| {
+                            out.push(Action::Place { tile: t, x, y });
+                            true
+                        });
+                    }
+                    if want(KIND_RESERVE) {
+                        out.push(Action::Reserve { tile: t });
+                    }
+                    if want(KIND_DIRK) && self.phase == Phase::Place && self.v.dirk {
+                        out.push(Action::Dirk { tile: t });
+                    }
+                }
+            }
+        }
+    }
+    fn apply(&mut self, p: usize, a: Action) {
+        debug_assert_eq!(p, self.current, "player {p} does not act now");
+        match a {
+            Action::Take { mask } => {
+                let mut kept = 0;
+                for i in 0..self.display_len as usize {
+                    let c = self.display[i];
+                    if mask >> i & 1 == 1 {
+                        self.players[p].add_card(c);
+                    } else {
+                        self.display[kept] = c;
+                        kept += 1;
+                    }
+                }
+                self.display_len = kept as u8;
+                self.stalled = 0;
+                self.redesigns_in_a_row = 0;
+                self.after_action(false);
+            }
+            Action::Buy { space, pay } => {
+                let s = space as usize;
+                let t = self.market[s];
+                let mut paid = 0;
+                for v in 1..=9 {
+                    for _ in 0..pay[v - 1] {
+                        self.players[p].remove_card(s, v);
+                        self.discard.push(card(s, v));
+                        paid += v;
+                    }
+                }
+                let price = TILES[t as usize].price as usize;
+                assert!(paid >= price, "payment below price");
+                self.market[s] = NO_TILE;
+                self.pending |= 1 << t;
+                self.stalled = 0;
+                self.redesigns_in_a_row = 0;
+                self.after_action(paid == price);
+            }
+            Action::ToCity { tile, x, y } => {
+                let me = &mut self.players[p];
+                me.reserve &= !(1u64 << tile);
+                me.city.put(tile, x as i32, y as i32);
+                self.stalled = 0;
+                self.redesigns_in_a_row += 1;
+                self.after_action(false);
+            }
+            Action::ToReserve { tile } => {
+                let me = &mut self.players[p];
+                me.city.take(tile);
+                me.reserve |= 1 << tile;
+                self.stalled = 0;
+                self.redesigns_in_a_row += 1;
+                self.after_action(false);
+            }
+            Action::Swap { out, inn } => {
+                let me = &mut self.players[p];
+                me.city.swap(out, inn);
+                me.reserve = (me.reserve & !(1u64 << inn)) | 1 << out;
+                self.stalled = 0;
+                self.redesigns_in_a_row += 1;
+                self.after_action(false);
+            }
+            Action::Pass => {
+                self.stalled += 1;
+                self.after_action(false);
+            }
+            Action::Place { tile, x, y } => {
+                self.pending &= !(1u64 << tile);
+                self.players[p].city.put(tile, x as i32, y as i32);
+                self.after_placement();
+            }
+            Action::Reserve { tile } => {
+                self.pending &= !(1u64 << tile);
+                self.players[p].reserve |= 1 << tile;
+                self.after_placement();
+            }
+            Action::Dirk { tile } => {
+                self.pending &= !(1u64 << tile);
+                self.give_dirk(tile);
+                self.after_placement();
+            }
+        }
+    }
+    fn scores(&self) -> Vec<i64> {
+        self.scores[..self.n].to_vec()
+    }
+    fn seat(&self, player: usize) -> usize {
+        (player + self.n - self.start) % self.n
+    }
+    fn turns(&self) -> u32 {
+        self.turns
+    }
+    /// A state consistent with what `observer` knows: the bag order, the deck order
+    /// (scoring cards stay within their piles) and, with `open_hands = false`, the
+    /// opponents' cards are resampled; the future chance stream is replaced.
+    fn determinize(&self, observer: usize, rng: &mut Rng) -> Self {
+        let mut g = self.clone();
+        g.log = None;
+        g.rng = rng::child(rng);
+        g.bag.sort_unstable();
+        rng::shuffle(rng, &mut g.bag);
+        let mut pool: Vec<Card> = g.deck.iter().copied().filter(|&c| c < SCORING_A).collect();
+        let hidden_hands = !self.v.open_hands;
+        if hidden_hands {
+            for p in (0..g.n).filter(|&p| p != observer) {
+                pool.extend(g.players[p].hand_cards());
+            }
+        }
+        pool.sort_unstable();
+        rng::shuffle(rng, &mut pool);
+        if hidden_hands {
+            for p in (0..g.n).filter(|&p| p != observer) {
+                let k = g.players[p].cards as usize;
+                let pl = &mut g.players[p];
+                pl.hand = [[0; 9]; 4];
+                pl.sums = [0; 4];
+                pl.cards = 0;
+                for c in pool.drain(pool.len() - k..) {
+                    pl.add_card(c);
+                }
+            }
+        }
+        // Rebuild the deck top-first, putting undrawn scoring cards back in their piles.
+        let mut order: Vec<Card> = pool;
+        for (sc, (lo, hi)) in [(SCORING_A, self.pile_a), (SCORING_B, self.pile_b)] {
+            if self.deck.contains(&sc) {
+                let lo = lo.saturating_sub(self.deck_drawn) as usize;
+                let hi = (hi.saturating_sub(self.deck_drawn) as usize).min(order.len() + 1).max(lo + 1);
+                let pos = (lo + rng::below(rng, hi - lo)).min(order.len());
+                order.insert(pos, sc);
+            }
+        }
+        order.reverse();
+        g.deck = order;
+        g
+    }
+    /// The public position (market, display, cities, reserves, Dirk, scores, counts of the
+    /// bag and the deck, the scoring piles) and the observer's own cards; opponents' cards
+    /// only as counts unless `open_hands`.
+    fn observation(&self, observer: usize) -> Value {
+        let hands: Vec<Value> = (0..self.n)
+            .map(|p| {
+                let me = &self.players[p];
+                if p == observer || self.v.open_hands {
+                    json!(me.hand_cards().collect::<Vec<_>>())
+                } else {
+                    json!(me.cards)
+                }
+            })
+            .collect();
+        json!({
+            "market": self.market, "display": &self.display[..self.display_len as usize],
+            "discard": self.discard, "hands": hands,
+            "cities": (0..self.n).map(|p| format!("{:?}", self.players[p].city)).collect::<Vec<_>>(),
+            "reserves": (0..self.n).map(|p| self.players[p].reserve).collect::<Vec<_>>(),
+            "dirk": self.dirk_tiles, "scores": self.scores.to_vec(), "bag": self.bag.len(),
+            "deck": self.deck.len(), "deck_drawn": self.deck_drawn, "piles": [self.pile_a, self.pile_b],
+            "scoring_cards_left": self.deck.iter().filter(|&&c| c >= SCORING_A).count(),
+            "current": self.current, "phase": format!("{:?}", self.phase), "actions": self.actions_taken,
+            "pending": self.pending, "turns": self.turns, "scorings": self.scorings_done,
+        })
+    }
+    /// Two zones: the bag in draw order (tile ids); the money cards the observer has not
+    /// seen: the deck in draw order without its scoring cards (whose piles are public),
+    /// then, with hidden hands, the opponents' cards.
+    fn hidden(&self, observer: usize) -> Vec<Vec<u32>> {
+        let bag: Vec<u32> = self.bag.iter().rev().map(|&t| t as u32).collect();
+        let mut money: Vec<u32> = self.deck.iter().rev().filter(|&&c| c < SCORING_A).map(|&c| c as u32).collect();
+        if !self.v.open_hands {
+            for p in (0..self.n).filter(|&p| p != observer) {
+                money.extend(self.players[p].hand_cards().map(|c| c as u32));
+            }
+        }
+        vec![bag, money]
+    }
 }

@@ -1,8 +1,10 @@
 //! `coin`: a synthetic game whose seat win probabilities are variant options.
 //!
-//! It exists to calibrate the analysis: the true seat win rates are known exactly. Each
-//! player in turn order makes one (meaningless) choice through the [`Game`] trait; after the
-//! last choice the outcome is drawn from the deal stream held in the state: with
+//! It exists to calibrate the analysis and to exercise the game contract: the true seat win
+//! rates are known exactly. Each player in turn order makes one (meaningless) choice among
+//! `moves` actions (variant `simultaneous = true`: all players choose at once, in one
+//! simultaneous decision); after the last choice the outcome is drawn from the deal stream
+//! held in the state: with
 //! probability `tie` every player ties for first, otherwise seat `s` wins with probability
 //! `p[s]`. Scores: the losers draw 0..=9 each, the winner scores 1..=3 more than the best
 //! loser; in a tie every player scores 10. Position 0 is always the start player.
@@ -11,8 +13,8 @@
 mod tests;
 
 use crate::error::{Error, Result};
-use crate::game::{Game, MetricSpec};
-use crate::options::{OptionSpec, Options};
+use crate::game::{Decision, Evaluate, Game, MetricSpec, Record};
+use crate::options::{Files, OptionSpec, Options};
 use crate::rng::{self, Rng};
 use serde_json::{json, Value};
 
@@ -20,12 +22,12 @@ pub const MAX_PLAYERS: usize = 6;
 /// Tolerance on the sum of `p`.
 const SUM_TOL: f64 = 1e-6;
 
-/// A player's dummy choice.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Action {
-    Heads,
-    Tails,
-}
+/// A player's dummy choice: `0 .. moves` (with 2 moves, 0 = heads and 1 = tails).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Action(pub u32);
+
+/// Most actions a decision may offer (variant `moves`).
+pub const MAX_MOVES: u32 = 100_000;
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct Variant {
@@ -33,6 +35,10 @@ pub struct Variant {
     pub p: Vec<f64>,
     /// Probability that all players tie for first.
     pub tie: f64,
+    /// Actions per decision.
+    pub moves: u32,
+    /// All players choose at once.
+    pub simultaneous: bool,
 }
 
 fn schema() -> Vec<OptionSpec> {
@@ -49,6 +55,21 @@ fn schema() -> Vec<OptionSpec> {
             default: json!(0.0),
             allowed: "number 0..=1",
             description: "Probability that every player ties for first (each gets a 1/n win share).",
+            path: false,
+        },
+        OptionSpec {
+            name: "moves",
+            default: json!(2),
+            allowed: "integer 1..=100000",
+            description:
+                "Legal actions per decision (all equivalent; large values exercise search on long move lists).",
+            path: false,
+        },
+        OptionSpec {
+            name: "simultaneous",
+            default: json!(false),
+            allowed: "true | false",
+            description: "Players choose one after another (false) or all at once in one simultaneous decision (true).",
             path: false,
         },
     ]
@@ -78,7 +99,9 @@ fn parse(value: &Value, n: usize) -> Result<Variant> {
             p
         }
     };
-    Ok(Variant { p, tie })
+    let moves = o.int_in("moves", 2, 1, MAX_MOVES as i64)? as u32;
+    let simultaneous = o.boolean("simultaneous", false)?;
+    Ok(Variant { p, tie, moves, simultaneous })
 }
 
 #[derive(Debug, Clone)]
@@ -86,8 +109,10 @@ pub struct Coin {
     v: Variant,
     n: usize,
     rng: Rng,
-    /// Choices made so far (= completed turns); the player to act is `chosen`.
+    /// Choices made so far (= completed turns); in turn order the player to act is `chosen`.
     chosen: usize,
+    /// Simultaneous: the players whose choice is still pending (bit set).
+    waiting: u32,
     scores: Vec<i64>,
     log: Option<Vec<Value>>,
 }
@@ -141,35 +166,41 @@ impl Game for Coin {
     fn variant_schema() -> Vec<OptionSpec> {
         schema()
     }
-    fn parse_variant(value: &Value, n_players: usize) -> Result<Variant> {
+    fn parse_variant(value: &Value, n_players: usize, _files: &Files) -> Result<Variant> {
         parse(value, n_players)
     }
-    fn metric_specs() -> &'static [MetricSpec] {
-        &[]
-    }
     fn new(variant: &Variant, n_players: usize, deal: Rng) -> Self {
-        Coin { v: variant.clone(), n: n_players, rng: deal, chosen: 0, scores: vec![0; n_players], log: None }
+        let waiting = if variant.simultaneous { (1 << n_players) - 1 } else { 0 };
+        Coin { v: variant.clone(), n: n_players, rng: deal, chosen: 0, waiting, scores: vec![0; n_players], log: None }
     }
     fn n_players(&self) -> usize {
         self.n
     }
-    fn current_player(&self) -> usize {
-        self.chosen.min(self.n - 1)
+    fn decision(&self) -> Decision {
+        if self.v.simultaneous {
+            Decision::all(self.waiting)
+        } else {
+            Decision::one(self.chosen.min(self.n - 1))
+        }
     }
     fn is_terminal(&self) -> bool {
         self.chosen >= self.n
     }
-    fn action_kinds(&self) -> u32 {
+    fn action_kinds(&self, _player: usize) -> u32 {
         u32::from(!self.is_terminal())
     }
-    fn legal_actions(&self, kind: Option<u32>, out: &mut Vec<Action>) {
+    fn legal_actions(&self, _player: usize, kind: Option<u32>, out: &mut Vec<Action>) {
         if !self.is_terminal() && kind.unwrap_or(0) == 0 {
-            out.extend([Action::Heads, Action::Tails]);
+            out.extend((0..self.v.moves).map(Action));
         }
     }
-    fn apply(&mut self, _action: Action) {
-        debug_assert!(!self.is_terminal());
+    fn is_legal(&self, player: usize, action: &Action) -> bool {
+        self.decision().acting >> player & 1 == 1 && action.0 < self.v.moves
+    }
+    fn apply(&mut self, player: usize, _action: Action) {
+        debug_assert!(self.is_legal(player, &_action), "player {player} does not act now");
         self.chosen += 1;
+        self.waiting &= !(1 << player);
         if self.is_terminal() {
             self.resolve();
         }
@@ -183,23 +214,44 @@ impl Game for Coin {
     fn turns(&self) -> u32 {
         self.chosen as u32
     }
-    fn metrics(&self, _player: usize, _out: &mut Vec<Option<i64>>) {}
-    fn determinize(&self, _observer: usize, rng: &mut Rng) -> Self {
-        // The only hidden part is the future chance stream: replace it.
+    /// The hidden parts are the future chance stream (replaced) and, in a simultaneous
+    /// decision, the other players' pending choices (forgotten: they choose again).
+    fn determinize(&self, observer: usize, rng: &mut Rng) -> Self {
         let mut s = self.clone();
         s.rng = rng::child(rng);
         s.log = None;
+        if s.v.simultaneous && !s.is_terminal() {
+            let others_done = ((1u32 << s.n) - 1) & !s.waiting & !(1 << observer);
+            s.waiting |= others_done;
+            s.chosen -= others_done.count_ones() as usize;
+        }
         s
     }
-    /// The outcome does not depend on the call: every action is worth the same.
-    fn greedy_value(&self, _action: &Action) -> f64 {
+    fn observation(&self, observer: usize) -> Value {
+        let mine_done = self.v.simultaneous && self.waiting >> observer & 1 == 0;
+        let public = if self.v.simultaneous { usize::from(mine_done) } else { self.chosen };
+        json!({"chosen": public, "over": self.is_terminal(), "scores": self.scores})
+    }
+}
+
+/// Every action is worth the same: the outcome does not depend on the choices.
+impl Evaluate for Coin {
+    fn greedy_value(&self, _player: usize, _action: &Action) -> f64 {
         0.0
     }
-    fn action_json(&self, action: &Action) -> Value {
-        json!(match action {
-            Action::Heads => "heads",
-            Action::Tails => "tails",
-        })
+}
+
+impl Record for Coin {
+    fn metric_specs() -> &'static [MetricSpec] {
+        &[]
+    }
+    fn metrics(&self, _player: usize, _out: &mut Vec<Option<i64>>) {}
+    fn action_json(&self, _player: usize, action: &Action) -> Value {
+        match (self.v.moves, action.0) {
+            (2, 0) => json!("heads"),
+            (2, _) => json!("tails"),
+            (_, k) => json!(k),
+        }
     }
     fn enable_log(&mut self) {
         self.log = Some(Vec::new());

@@ -8,9 +8,9 @@ fn play(v: &Variant, n: usize, deal: u64) -> Coin {
     let mut buf = Vec::new();
     while !g.is_terminal() {
         buf.clear();
-        View::new(&g).legal_actions(None, &mut buf);
+        View::new(&g, g.decision().first()).legal_actions(None, &mut buf);
         assert_eq!(buf.len(), 2);
-        g.apply(buf[0]);
+        g.apply(g.decision().first(), buf[0]);
     }
     g
 }
@@ -76,8 +76,8 @@ fn seat_frequencies_match_p() {
 #[test]
 fn batch_runs_are_reproducible_and_pair_seats_share_the_deal() {
     let agents = vec!["random".to_string(), "random".to_string()];
-    let a = batch::simulate::<Coin>(&json!({"p": [0.6, 0.4]}), &agents, 5, 0, 40, true).unwrap();
-    let b = batch::simulate::<Coin>(&json!({"p": [0.6, 0.4]}), &agents, 5, 0, 40, true).unwrap();
+    let a = batch::simulate::<Coin>(&json!({"p": [0.6, 0.4]}), &Default::default(), &agents, 5, 0, 40, true).unwrap();
+    let b = batch::simulate::<Coin>(&json!({"p": [0.6, 0.4]}), &Default::default(), &agents, 5, 0, 40, true).unwrap();
     assert_eq!(a, b);
     // Rows come two per game; games 2k and 2k+1 share deal k, so the same seat wins.
     for k in 0..20 {
@@ -91,10 +91,10 @@ fn batch_runs_are_reproducible_and_pair_seats_share_the_deal() {
 fn determinize_keeps_the_public_state() {
     let v = parse(&json!({}), 2).unwrap();
     let mut g = Coin::new(&v, 2, deal_rng(1, 1));
-    g.apply(Action::Tails);
+    g.apply(g.decision().first(), Action(1));
     let mut r = deal_rng(2, 2);
     let d = g.determinize(1, &mut r);
-    assert_eq!(d.current_player(), 1);
+    assert_eq!(d.decision().first(), 1);
     assert_eq!(d.turns(), 1);
     assert!(!d.is_terminal());
 }

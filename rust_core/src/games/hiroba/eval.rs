@@ -38,6 +38,7 @@ use super::board::{bit, cells, col_of, row_of, COL, NEIGHBOURS, ROW};
 use super::scoring::pond_sums;
 use super::state::{pebble_kind, Action, Hiroba, KIND_NUMBERS, MAX_PLAYERS, NUMBERS};
 use super::variant::LineRule;
+use crate::game::Evaluate;
 
 /// Points a koi is worth in the projection.
 pub const KOI: f64 = 2.5;
@@ -134,20 +135,24 @@ fn mobility(options: u32, in_hand: u8) -> f64 {
     }
 }
 
-impl Hiroba {
-    pub fn greedy_value(&self, action: &Action) -> f64 {
+/// The greedy evaluation (the current player is the only one who acts). No win
+/// estimate: `mcts` rollouts play Hiroba to the end.
+impl Evaluate for Hiroba {
+    fn greedy_value(&self, _player: usize, action: &Action) -> f64 {
         self.value_in(action, &self.eval_ctx())
     }
 
     /// Greedy scores of many actions of one decision (sharing the players' option counts).
-    pub fn greedy_values(&self, actions: &[Action], out: &mut Vec<f64>) {
+    fn greedy_values(&self, _player: usize, actions: &[Action], out: &mut Vec<f64>) {
         if actions.is_empty() {
             return;
         }
         let ctx = self.eval_ctx();
         out.extend(actions.iter().map(|a| self.value_in(a, &ctx)));
     }
+}
 
+impl Hiroba {
     fn eval_ctx(&self) -> Ctx {
         let mut options = [0; MAX_PLAYERS];
         for (q, o) in options.iter_mut().enumerate().take(self.n) {

@@ -143,7 +143,7 @@ pub fn events(g: &Hiroba, o: &Outcome) -> Vec<Value> {
             .map(Board::garden_label)
             .collect();
         ev.push(json!({
-            "event": "koi_placement", "player": p, "kois": o.koi_won[p], "placed_in": gardens,
+            "event": "koi_placement", "position": p, "kois": o.koi_won[p], "placed_in": gardens,
             "unplaced": o.koi_won[p] - o.koi_placed[p],
         }));
     }

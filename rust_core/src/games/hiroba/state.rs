@@ -24,8 +24,9 @@
 
 use super::board::{bit, cells, col_of, deal, render_rows, row_of, Board, Deal, COL, N_CELLS, N_GARDENS, ROW};
 use super::scoring::{self, Outcome, NO_CELL};
-use super::tiles::TileSet;
 use super::variant::{LineRule, Variant};
+use crate::game::{Decision, Game};
+use crate::options::{Files, OptionSpec};
 use crate::rng::Rng;
 use serde_json::{json, Value};
 
@@ -65,7 +66,7 @@ pub fn stones_dealt(n_players: usize, position: usize) -> u8 {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Action {
     /// Place a pebble showing `number` (its kind is [`pebble_kind`]) on `cell`.
     Place { cell: u8, number: u8 },
@@ -148,16 +149,13 @@ pub struct Hiroba {
     pub outcome: Option<Outcome>,
     /// Fingerprint of the tile set (for logs).
     pub tile_set: u64,
-    log: Option<Vec<Value>>,
+    /// Variant `stones_on_start = anytime`: stones may go on start cells before every
+    /// player has placed a first pebble.
+    pub stones_anywhere: bool,
+    pub(super) log: Option<Vec<Value>>,
 }
 
 impl Hiroba {
-    /// Sets up a game: the board from the deal stream (the only randomness of the game).
-    pub fn new(v: &Variant, n: usize, mut rng: Rng) -> Self {
-        let board = deal(&v.tiles, Deal { rotate_tiles: v.rotate_tiles, water: v.water, n_players: n }, &mut rng);
-        Hiroba::from_board(board, n, v.line_rule, v.tiles.fingerprint())
-    }
-
     /// The position before the first turn on a given board.
     pub fn from_board(board: Board, n: usize, line_rule: LineRule, tile_set: u64) -> Self {
         assert!((2..=MAX_PLAYERS).contains(&n));
@@ -180,6 +178,7 @@ impl Hiroba {
             turns: 0,
             outcome: None,
             tile_set,
+            stones_anywhere: false,
             log: None,
         };
         g.begin_turn_from(0);
@@ -253,7 +252,7 @@ impl Hiroba {
     /// The cells a stone may go on now: empty land cells, without start cells while some
     /// player in the pebble play has not placed a first pebble.
     pub fn stone_cells(&self) -> u128 {
-        let waiting = (0..self.n).any(|q| self.in_play(q) && self.players[q].placed == 0);
+        let waiting = !self.stones_anywhere && (0..self.n).any(|q| self.in_play(q) && self.players[q].placed == 0);
         if waiting {
             self.empty & !self.board.start
         } else {
@@ -265,77 +264,7 @@ impl Hiroba {
         self.phase == Phase::Over
     }
 
-    /// Bit set of the action kinds available now.
-    pub fn kinds(&self) -> u32 {
-        match self.phase {
-            Phase::Pebble if self.can_place => 1 << KIND_PEBBLE,
-            Phase::Pebble => 1 << KIND_PASS,
-            Phase::Stone => 1 << KIND_STONE | 1 << KIND_PASS,
-            Phase::Over => 0,
-        }
-    }
-
-    /// Appends the legal actions (of `kind` only, when given): placements by cell, then
-    /// number, ascending; stones by cell.
-    pub fn legal(&self, kind: Option<u32>, out: &mut Vec<Action>) {
-        let want = |k: u32| kind.is_none_or(|x| x == k);
-        match self.phase {
-            Phase::Pebble if self.can_place => {
-                if want(KIND_PEBBLE) {
-                    let p = self.current;
-                    let hand = self.hand_numbers(p);
-                    for c in cells(self.targets(p)) {
-                        let mut nums = hand & self.free_numbers(c);
-                        while nums != 0 {
-                            let v = nums.trailing_zeros() as u8;
-                            nums &= nums - 1;
-                            out.push(Action::Place { cell: c as u8, number: v });
-                        }
-                    }
-                }
-            }
-            Phase::Pebble => {
-                if want(KIND_PASS) {
-                    out.push(Action::Pass);
-                }
-            }
-            Phase::Stone => {
-                if want(KIND_STONE) {
-                    out.extend(cells(self.stone_cells()).map(|c| Action::Stone { cell: c as u8 }));
-                }
-                if want(KIND_PASS) {
-                    out.push(Action::NoStone);
-                }
-            }
-            Phase::Over => {}
-        }
-    }
-
     // ------------------------------------------------------------- moves
-
-    pub fn apply(&mut self, a: Action) {
-        let p = self.current;
-        match (self.phase, a) {
-            (Phase::Pebble, Action::Place { cell, number }) => {
-                assert!(self.can_place, "placement while the player must pass");
-                debug_assert!(self.legal_numbers(p, cell as usize) >> number & 1 == 1, "illegal {a:?}");
-                self.put_pebble(p, cell as usize, number);
-                self.after_pebble();
-            }
-            (Phase::Pebble, Action::Pass) => {
-                assert!(!self.can_place, "pass while a placement is legal");
-                self.players[p].passed = true;
-                self.after_pebble();
-            }
-            (Phase::Stone, Action::Stone { cell }) => {
-                debug_assert!(self.stone_cells() >> cell & 1 == 1, "illegal {a:?}");
-                self.put_stone(p, cell as usize);
-                self.end_turn();
-            }
-            (Phase::Stone, Action::NoStone) => self.end_turn(),
-            (phase, a) => panic!("action {a:?} in phase {phase:?}"),
-        }
-    }
 
     /// Puts a pebble of player `p` showing `number` on `cell` (no legality check).
     pub fn put_pebble(&mut self, p: usize, cell: usize, number: u8) {
@@ -440,44 +369,9 @@ impl Hiroba {
 
     // ------------------------------------------------------------- logs
 
-    pub fn enable_log(&mut self) {
-        let tiles: Vec<Value> = self
-            .board
-            .placements
-            .iter()
-            .enumerate()
-            .map(|(pos, pl)| {
-                json!({
-                    "position": pos + 1,
-                    "tile": pl.tile + 1,
-                    "rotation_degrees": 90 * pl.rotation as u32,
-                    "water": self.board.water >> pos & 1 == 1,
-                })
-            })
-            .collect();
-        let builtin = self.tile_set == TileSet::builtin().fingerprint();
-        let setup = json!({
-            "event": "setup",
-            "tile_set": if builtin { "built-in" } else { "custom" },
-            "tile_set_fingerprint": format!("{:016x}", self.tile_set),
-            "line_rule": match self.line_rule { LineRule::Any => "any", LineRule::Last => "last" },
-            "tiles": tiles,
-            "water_positions": (0..9).filter(|pos| self.board.water >> pos & 1 == 1).map(|p| p + 1).collect::<Vec<_>>(),
-            "stones": self.players[..self.n].iter().map(|p| p.stones).collect::<Vec<_>>(),
-            "gardens": self.board.layout_rows(),
-            "board": self.board_rows(),
-            "legend": BOARD_LEGEND,
-        });
-        self.log = Some(vec![setup]);
-    }
-
     /// Stops recording (a copy for search needs no log).
     pub fn disable_log(&mut self) {
         self.log = None;
-    }
-
-    pub fn take_log(&mut self) -> Vec<Value> {
-        self.log.as_mut().map(std::mem::take).unwrap_or_default()
     }
 
     /// The board as 9 strings in the notation of [`BOARD_LEGEND`].
@@ -509,25 +403,6 @@ impl Hiroba {
             }
             ".".into()
         })
-    }
-
-    pub fn action_json(&self, a: &Action) -> Value {
-        match *a {
-            Action::Place { cell, number } => {
-                let k = pebble_kind(number);
-                json!({
-                    "type": "pebble", "row": row_of(cell as usize), "col": col_of(cell as usize),
-                    "garden": Board::garden_label(self.board.garden_of[cell as usize] as usize),
-                    "number": number, "pebble": format!("{}/{}", k + 1, 9 - k),
-                })
-            }
-            Action::Pass => json!({"type": "pass"}),
-            Action::Stone { cell } => json!({
-                "type": "stone", "row": row_of(cell as usize), "col": col_of(cell as usize),
-                "garden": Board::garden_label(self.board.garden_of[cell as usize] as usize),
-            }),
-            Action::NoStone => json!({"type": "no_stone"}),
-        }
     }
 
     // ------------------------------------------------------------- checks
@@ -599,3 +474,151 @@ impl Hiroba {
 /// The cell notation of the board rows in logs.
 pub const BOARD_LEGEND: &str = "~ water, P pond, . empty garden cell, * empty start cell, # stone, 7a pebble \
      showing 7 of player a (turn-order position 0 = a, 1 = b, ...), Ka koi placed by player a; tiles separated by |";
+
+/// The rules: set-up, turns, legality (see the module doc), the outcome. Hiroba has no
+/// hidden information once set up.
+impl Game for Hiroba {
+    type Action = Action;
+    type Variant = Variant;
+
+    const NAME: &'static str = "hiroba";
+    /// 2: `passes` counts players stranded with pebbles left; `stranded` column.
+    const RULES_VERSION: u32 = 2;
+    const MIN_PLAYERS: usize = 2;
+    const MAX_PLAYERS: usize = MAX_PLAYERS;
+
+    fn variant_schema() -> Vec<OptionSpec> {
+        super::variant::schema()
+    }
+    fn parse_variant(value: &Value, n_players: usize, files: &Files) -> crate::error::Result<Variant> {
+        super::variant::parse(value, n_players, files)
+    }
+
+    /// Sets up a game: the board from the deal stream (the only randomness of the game).
+    fn new(v: &Variant, n: usize, mut rng: Rng) -> Self {
+        let board = deal(&v.tiles, Deal { rotate_tiles: v.rotate_tiles, water: v.water, n_players: n }, &mut rng);
+        let mut g = Hiroba::from_board(board, n, v.line_rule, v.tiles.fingerprint());
+        g.stones_anywhere = v.stones_anywhere;
+        g
+    }
+
+    fn n_players(&self) -> usize {
+        self.n
+    }
+    fn decision(&self) -> Decision {
+        Decision::one(self.current)
+    }
+    fn is_terminal(&self) -> bool {
+        self.is_over()
+    }
+    /// Bit set of the action kinds available now.
+    fn action_kinds(&self, _player: usize) -> u32 {
+        match self.phase {
+            Phase::Pebble if self.can_place => 1 << KIND_PEBBLE,
+            Phase::Pebble => 1 << KIND_PASS,
+            Phase::Stone => 1 << KIND_STONE | 1 << KIND_PASS,
+            Phase::Over => 0,
+        }
+    }
+
+    /// Placements by cell, then number, ascending; stones by cell.
+    fn legal_actions(&self, p: usize, kind: Option<u32>, out: &mut Vec<Action>) {
+        let want = |k: u32| kind.is_none_or(|x| x == k);
+        match self.phase {
+            Phase::Pebble if self.can_place => {
+                if want(KIND_PEBBLE) {
+                    debug_assert_eq!(p, self.current);
+                    let hand = self.hand_numbers(p);
+                    for c in cells(self.targets(p)) {
+                        let mut nums = hand & self.free_numbers(c);
+                        while nums != 0 {
+                            let v = nums.trailing_zeros() as u8;
+                            nums &= nums - 1;
+                            out.push(Action::Place { cell: c as u8, number: v });
+                        }
+                    }
+                }
+            }
+            Phase::Pebble => {
+                if want(KIND_PASS) {
+                    out.push(Action::Pass);
+                }
+            }
+            Phase::Stone => {
+                if want(KIND_STONE) {
+                    out.extend(cells(self.stone_cells()).map(|c| Action::Stone { cell: c as u8 }));
+                }
+                if want(KIND_PASS) {
+                    out.push(Action::NoStone);
+                }
+            }
+            Phase::Over => {}
+        }
+    }
+
+    fn is_legal(&self, p: usize, a: &Action) -> bool {
+        p == self.current
+            && match (self.phase, *a) {
+                (Phase::Pebble, Action::Place { cell, number }) => {
+                    self.can_place && self.legal_numbers(p, cell as usize) >> number & 1 == 1
+                }
+                (Phase::Pebble, Action::Pass) => !self.can_place,
+                (Phase::Stone, Action::Stone { cell }) => self.stone_cells() >> cell & 1 == 1,
+                (Phase::Stone, Action::NoStone) => true,
+                _ => false,
+            }
+    }
+    fn apply(&mut self, p: usize, a: Action) {
+        debug_assert_eq!(p, self.current, "player {p} does not act now");
+        match (self.phase, a) {
+            (Phase::Pebble, Action::Place { cell, number }) => {
+                assert!(self.can_place, "placement while the player must pass");
+                debug_assert!(self.legal_numbers(p, cell as usize) >> number & 1 == 1, "illegal {a:?}");
+                self.put_pebble(p, cell as usize, number);
+                self.after_pebble();
+            }
+            (Phase::Pebble, Action::Pass) => {
+                assert!(!self.can_place, "pass while a placement is legal");
+                self.players[p].passed = true;
+                self.after_pebble();
+            }
+            (Phase::Stone, Action::Stone { cell }) => {
+                debug_assert!(self.stone_cells() >> cell & 1 == 1, "illegal {a:?}");
+                self.put_stone(p, cell as usize);
+                self.end_turn();
+            }
+            (Phase::Stone, Action::NoStone) => self.end_turn(),
+            (phase, a) => panic!("action {a:?} in phase {phase:?}"),
+        }
+    }
+
+    fn scores(&self) -> Vec<i64> {
+        self.score_vec()
+    }
+    /// Gardens won outright (the reference's tie-break; still equal: shared win).
+    fn tiebreaks(&self) -> Vec<i64> {
+        let o = self.outcome.unwrap_or_else(|| scoring::score(self));
+        o.gardens_won[..self.n].iter().map(|&g| g as i64).collect()
+    }
+    /// Position 0 is the start player (the batch runner rotates agents across positions).
+    fn seat(&self, player: usize) -> usize {
+        player
+    }
+    fn turns(&self) -> u32 {
+        self.turns
+    }
+    /// Nothing is hidden once set up (the board, every pebble, hand and stone are public,
+    /// and no chance event follows the set-up): the state itself is the only one
+    /// consistent with what `observer` knows.
+    fn determinize(&self, _observer: usize, _rng: &mut Rng) -> Self {
+        let mut s = self.clone();
+        s.disable_log();
+        s
+    }
+    fn observation(&self, _observer: usize) -> Value {
+        json!({
+            "board": self.board_rows(), "current": self.current, "phase": format!("{:?}", self.phase),
+            "players": format!("{:?}", &self.players[..self.n]), "turns": self.turns,
+        })
+    }
+}

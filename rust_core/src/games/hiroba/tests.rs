@@ -27,7 +27,8 @@ use crate::agents::random::RandomAgent;
 use crate::agents::Agent;
 use crate::batch;
 use crate::error::Error;
-use crate::game::{Game, View};
+use crate::game::{Game, Record, View};
+use crate::options::Files;
 use crate::rng::{agent_rng, deal_rng};
 use serde_json::{json, Value};
 
@@ -57,7 +58,7 @@ fn block(g: &mut Hiroba, cell: usize) {
 
 fn actions(g: &Hiroba) -> Vec<Action> {
     let mut out = Vec::new();
-    g.legal(None, &mut out);
+    g.legal_actions(g.current, None, &mut out);
     out
 }
 
@@ -135,12 +136,6 @@ fn with_tile(n: usize, rows: &[&str]) -> String {
     out.join("\n")
 }
 
-fn temp_file(name: &str, text: &str) -> String {
-    let path = std::env::temp_dir().join(format!("hiroba_tiles_{}_{name}.txt", std::process::id()));
-    std::fs::write(&path, text).expect("temp file");
-    path.to_string_lossy().into_owned()
-}
-
 #[test]
 fn tile_file_errors_name_the_tile_and_the_rule() {
     let cut = BUILTIN.split("tile 12").next().unwrap().to_string();
@@ -162,33 +157,39 @@ fn tile_file_errors_name_the_tile_and_the_rule() {
         ("no_starts", no_starts, "gives no valid set-up for 2 players"),
     ];
     for (name, text, want) in cases {
-        let path = temp_file(name, &text);
-        let e = parse(&json!({"tiles": path}), 2).expect_err(name);
+        let path = format!("/tiles/{name}.txt");
+        let files = Files::from([(path.clone(), text.to_string())]);
+        let e = parse(&json!({"tiles": path}), 2, &files).expect_err(name);
         let msg = e.to_string();
-        assert!(matches!(e, Error::Invalid(_)), "{name}: {e:?}");
+        assert!(matches!(e, Error::BadFile { .. } | Error::Invalid(_)), "{name}: {e:?}");
         assert!(msg.contains(want), "{name}: {msg}");
         assert!(msg.contains("tiles"), "{name}: names the option: {msg}");
         if name != "no_starts" {
+            assert!(matches!(e, Error::BadFile { .. }), "{name}: {e:?}");
             assert!(msg.contains(&path), "{name}: names the file: {msg}");
         }
-        std::fs::remove_file(&path).ok();
     }
-    let e = parse(&json!({"tiles": "/nonexistent/hiroba.txt"}), 2).unwrap_err().to_string();
-    assert!(e.contains("cannot read tile file") && e.contains("/nonexistent/hiroba.txt"), "{e}");
+    // The engine reads no files: a path without content is refused, naming it.
+    let e = parse(&json!({"tiles": "/nonexistent/hiroba.txt"}), 2, &Files::new()).unwrap_err().to_string();
+    assert!(e.contains("no content was given") && e.contains("/nonexistent/hiroba.txt"), "{e}");
     // A valid file replaces the built-in set.
-    let path = temp_file("valid", &with_tile(2, &["A A P", "B B B", "B B B"]));
-    let v = parse(&json!({"tiles": path}), 4).expect("valid file");
+    let path = "my/valid.txt".to_string();
+    let files = Files::from([(path.clone(), with_tile(2, &["A A P", "B B B", "B B B"]))]);
+    let v = parse(&json!({"tiles": path}), 4, &files).expect("valid file");
     assert_eq!(v.tiles.tiles[1][0][2], Code::Pond);
     assert_eq!(v.tiles_source, path);
-    std::fs::remove_file(&path).ok();
 }
 
 #[test]
 fn variant_options_parse_and_reject_with_names() {
-    let v = parse(&json!({}), 3).unwrap();
+    let v = parse(&json!({}), 3, &Files::new()).unwrap();
     assert!(v.rotate_tiles);
     assert_eq!((v.line_rule, v.water, v.tiles_source.as_str()), (LineRule::Any, WaterRule::Run, "built-in"));
-    let v = parse(&json!({"rotate_tiles": false, "line_rule": "last", "water_tiles": "random", "tiles": null}), 2);
+    let v = parse(
+        &json!({"rotate_tiles": false, "line_rule": "last", "water_tiles": "random", "tiles": null}),
+        2,
+        &Files::new(),
+    );
     let v = v.unwrap();
     assert_eq!((v.rotate_tiles, v.line_rule, v.water), (false, LineRule::Last, WaterRule::Random));
     for (bad, option, allowed) in [
@@ -197,14 +198,14 @@ fn variant_options_parse_and_reject_with_names() {
         (json!({"rotate_tiles": "yes"}), "rotate_tiles", "true | false"),
         (json!({"tiles": 3}), "tiles", "path of a tile file"),
     ] {
-        let e = parse(&bad, 2).unwrap_err();
+        let e = parse(&bad, 2, &Files::new()).unwrap_err();
         let msg = e.to_string();
         assert!(msg.contains(option) && msg.contains(allowed), "{msg}");
     }
-    let e = parse(&json!({"koi": 1}), 2).unwrap_err();
+    let e = parse(&json!({"koi": 1}), 2, &Files::new()).unwrap_err();
     assert!(matches!(e, Error::UnknownOption { .. }), "{e}");
     assert!(e.to_string().contains("line_rule"), "lists the allowed options: {e}");
-    assert_eq!(Hiroba::variant_schema().len(), 4);
+    assert_eq!(Hiroba::variant_schema().len(), 5);
     let paths: Vec<_> = Hiroba::variant_schema().iter().filter(|o| o.path).map(|o| o.to_json()).collect();
     assert_eq!(paths.len(), 1);
     assert_eq!((paths[0]["name"].as_str(), &paths[0]["path"]), (Some("tiles"), &json!(true)));
@@ -217,7 +218,7 @@ fn setup_follows_the_reference() {
     let set = TileSet::builtin();
     for n in 2..=4 {
         for variant in [json!({}), json!({"rotate_tiles": false}), json!({"water_tiles": "random"})] {
-            let v = parse(&variant, n).unwrap();
+            let v = parse(&variant, n, &Files::new()).unwrap();
             for seed in 0..200 {
                 let g = Hiroba::new(&v, n, deal_rng(seed, 0));
                 let b = &g.board;
@@ -251,7 +252,7 @@ fn setup_follows_the_reference() {
         }
     }
     // Random water tiles are not always a run.
-    let v = parse(&json!({"water_tiles": "random"}), 2).unwrap();
+    let v = parse(&json!({"water_tiles": "random"}), 2, &Files::new()).unwrap();
     let scattered = (0..100).any(|seed| {
         let w = Hiroba::new(&v, 2, deal_rng(seed, 0)).board.water;
         !(0..8).any(|first| (0..4).fold(0u16, |m, i| m | 1 << RING[(first + i) % 8]) == w)
@@ -261,7 +262,7 @@ fn setup_follows_the_reference() {
 
 #[test]
 fn setup_is_determined_by_the_deal_seed() {
-    let v = parse(&json!({}), 3).unwrap();
+    let v = parse(&json!({}), 3, &Files::new()).unwrap();
     let a = Hiroba::new(&v, 3, deal_rng(11, 4));
     let b = Hiroba::new(&v, 3, deal_rng(11, 4));
     let c = Hiroba::new(&v, 3, deal_rng(11, 5));
@@ -283,15 +284,15 @@ fn stones_dealt_by_turn_order() {
 #[test]
 fn first_pebble_goes_on_a_start_cell() {
     let g = fixed(2, LineRule::Any);
-    assert_eq!((g.current, g.phase, g.kinds()), (0, Phase::Pebble, 1 << KIND_PEBBLE));
+    assert_eq!((g.current, g.phase, g.action_kinds(g.current)), (0, Phase::Pebble, 1 << KIND_PEBBLE));
     let acts = actions(&g);
     assert_eq!(acts.len(), 4 * 9, "4 start cells, every number");
     let starts: Vec<usize> = cells(g.board.start).collect();
     assert!(acts.iter().all(|a| matches!(a, Action::Place { cell, .. } if starts.contains(&(*cell as usize)))));
     // An occupied start cell is gone for the next player.
     let mut g = g;
-    g.apply(place(rc(1, 1), 5));
-    g.apply(Action::NoStone);
+    g.apply(g.current, place(rc(1, 1), 5));
+    g.apply(g.current, Action::NoStone);
     assert_eq!(g.current, 1);
     assert!(actions(&g).iter().all(|a| matches!(a, Action::Place { cell, .. } if *cell as usize != rc(1, 1))));
     assert_eq!(actions(&g).len(), 3 * 9);
@@ -318,17 +319,17 @@ fn same_number_rule_in_row_column_and_garden() {
 #[test]
 fn equal_numbers_on_one_tile_in_different_gardens() {
     let mut g = fixed(2, LineRule::Any);
-    g.apply(place(rc(1, 1), 5)); // tile 1, garden B
-    g.apply(Action::NoStone);
-    g.apply(place(rc(0, 8), 3)); // b on 3B*: b's row 0 reaches tile 1's garden A
-    g.apply(Action::NoStone);
+    g.apply(g.current, place(rc(1, 1), 5)); // tile 1, garden B
+    g.apply(g.current, Action::NoStone);
+    g.apply(g.current, place(rc(0, 8), 3)); // b on 3B*: b's row 0 reaches tile 1's garden A
+    g.apply(g.current, Action::NoStone);
     assert_eq!(g.current, 0);
-    g.apply(place(rc(2, 1), 9)); // a, column 1
-    g.apply(Action::NoStone);
+    g.apply(g.current, place(rc(2, 1), 9)); // a, column 1
+    g.apply(g.current, Action::NoStone);
     // b may put a 5 on (0,2): tile 1 like a's 5, but garden 1A.
     assert_eq!(g.board.garden_of[rc(0, 2)] as usize, gi(1, 'A'));
     assert!(actions(&g).contains(&place(rc(0, 2), 5)));
-    g.apply(place(rc(0, 2), 5));
+    g.apply(g.current, place(rc(0, 2), 5));
     g.check_invariants().unwrap();
     // Garden 1B itself still takes no second 5, even off row 1 and column 1.
     assert_eq!(g.free_numbers(rc(2, 2)) >> 5 & 1, 0);
@@ -360,8 +361,8 @@ fn line_rule_any_versus_last() {
 #[test]
 fn stones_avoid_start_cells_until_every_first_pebble() {
     let mut g = fixed(2, LineRule::Any);
-    g.apply(place(rc(1, 1), 5));
-    assert_eq!((g.phase, g.kinds()), (Phase::Stone, 1 << KIND_STONE | 1 << KIND_PASS));
+    g.apply(g.current, place(rc(1, 1), 5));
+    assert_eq!((g.phase, g.action_kinds(g.current)), (Phase::Stone, 1 << KIND_STONE | 1 << KIND_PASS));
     let stones: Vec<usize> = actions(&g)
         .iter()
         .filter_map(|a| if let Action::Stone { cell } = a { Some(*cell as usize) } else { None })
@@ -369,19 +370,19 @@ fn stones_avoid_start_cells_until_every_first_pebble() {
     assert!(!stones.contains(&rc(0, 8)) && !stones.contains(&rc(4, 3)), "b has not placed a first pebble");
     assert_eq!(stones.len() as u32, (g.empty & !g.board.start).count_ones());
     assert!(stones.iter().all(|&c| g.board.land >> c & 1 == 1), "only land garden cells");
-    g.apply(Action::NoStone);
-    g.apply(place(rc(0, 8), 3));
+    g.apply(g.current, Action::NoStone);
+    g.apply(g.current, place(rc(0, 8), 3));
     // Now every player has a first pebble: start cells take stones.
     assert!(actions(&g).contains(&Action::Stone { cell: rc(4, 3) as u8 }));
-    g.apply(Action::Stone { cell: rc(1, 6) as u8 });
+    g.apply(g.current, Action::Stone { cell: rc(1, 6) as u8 });
     assert_eq!((g.players[1].stones, g.players[1].stones_placed), (0, 1));
     // The stone blocks a's row 1 cell.
     assert_eq!(g.targets(0) >> rc(1, 6) & 1, 0);
     assert!(!actions(&g).iter().any(|a| matches!(a, Action::Place { cell, .. } if *cell as usize == rc(1, 6))));
     // Without stones left there is no stone decision.
-    g.apply(place(rc(1, 3), 2));
-    g.apply(Action::NoStone);
-    g.apply(place(rc(0, 6), 4)); // b: no stone left, so the turn ends at once
+    g.apply(g.current, place(rc(1, 3), 2));
+    g.apply(g.current, Action::NoStone);
+    g.apply(g.current, place(rc(0, 6), 4)); // b: no stone left, so the turn ends at once
     assert_eq!((g.current, g.phase), (0, Phase::Pebble));
     g.check_invariants().unwrap();
 }
@@ -398,30 +399,30 @@ fn a_player_who_cannot_place_passes_once_then_keeps_stone_turns() {
         block(&mut g, c);
     }
     g.begin_turn_from(1);
-    assert_eq!((g.current, g.phase, g.kinds()), (1, Phase::Pebble, 1 << KIND_PASS));
+    assert_eq!((g.current, g.phase, g.action_kinds(g.current)), (1, Phase::Pebble, 1 << KIND_PASS));
     assert_eq!(actions(&g), vec![Action::Pass]);
-    g.apply(Action::Pass);
+    g.apply(g.current, Action::Pass);
     // b may still place a stone this turn.
     assert!(g.players[1].passed);
     assert_eq!((g.current, g.phase), (1, Phase::Stone));
-    g.apply(Action::NoStone);
+    g.apply(g.current, Action::NoStone);
     assert_eq!((g.current, g.phase, g.turns), (0, Phase::Pebble, 1));
     let a = actions(&g)[0];
-    g.apply(a);
-    g.apply(Action::NoStone);
+    g.apply(g.current, a);
+    g.apply(g.current, Action::NoStone);
     // b's later turn is only the stone decision (no second pass).
     assert_eq!((g.current, g.phase), (1, Phase::Stone));
     let s = actions(&g)[0];
-    g.apply(s);
+    g.apply(g.current, s);
     assert_eq!(g.players[1].stones, 0);
     // a plays on; b, out of pebbles to place and stones, is skipped (no turn).
     let a = actions(&g)[0];
-    g.apply(a);
-    g.apply(Action::NoStone);
+    g.apply(g.current, a);
+    g.apply(g.current, Action::NoStone);
     assert_eq!((g.current, g.phase, g.turns), (0, Phase::Pebble, 4));
-    while !g.is_over() {
+    while !g.is_terminal() {
         let a = actions(&g)[0];
-        g.apply(a);
+        g.apply(g.current, a);
         assert_ne!(g.current, 1, "b never acts again");
     }
     assert!(g.players[0].placed == PEBBLES || !g.has_placement(0));
@@ -438,26 +439,26 @@ fn the_game_ends_after_the_last_placement_and_its_stone() {
     g.players[1].passed = true;
     g.players[0].hand = [0, 0, 0, 0, 1]; // a's last pebble: the 5
     g.begin_turn_from(0);
-    g.apply(place(rc(1, 4), 5));
+    g.apply(g.current, place(rc(1, 4), 5));
     assert_eq!(g.phase, Phase::Stone, "the last player still decides on a stone");
-    assert!(!g.is_over());
-    g.apply(Action::Stone { cell: rc(2, 4) as u8 });
-    assert!(g.is_over());
-    assert_eq!(g.kinds(), 0);
+    assert!(!g.is_terminal());
+    g.apply(g.current, Action::Stone { cell: rc(2, 4) as u8 });
+    assert!(g.is_terminal());
+    assert_eq!(g.action_kinds(g.current), 0);
     assert!(actions(&g).is_empty());
     assert!(g.outcome.is_some());
 }
 
 #[test]
 fn random_games_place_every_pebble_or_strand_them() {
-    let v = parse(&json!({"line_rule": "last"}), 3).unwrap();
+    let v = parse(&json!({"line_rule": "last"}), 3, &Files::new()).unwrap();
     for seed in 0..50 {
         let mut g = Hiroba::new(&v, 3, deal_rng(seed, 1));
         let mut agent = RandomAgent::<Hiroba>::default();
         let mut rng = agent_rng(seed, 1, 0);
         while !g.is_terminal() {
-            let a = agent.choose(&View::new(&g), &mut rng);
-            g.apply(a);
+            let a = agent.choose(&View::new(&g, g.current), &mut rng);
+            g.apply(g.current, a);
         }
         for p in 0..3 {
             assert!(g.players[p].placed == PEBBLES || !g.has_placement(p), "seed {seed}");
@@ -584,7 +585,7 @@ fn tie_break_is_gardens_won_outright() {
     g.put_pebble(0, rc(0, 6), 3); // 3A (2 cells)
     g.put_pebble(1, rc(7, 6), 5); // 9A (4 cells)
     assert_eq!(g.score_vec(), vec![4, 4]);
-    assert_eq!(g.tiebreak(), vec![2, 1], "a wins the tie-break");
+    assert_eq!(g.tiebreaks(), vec![2, 1], "a wins the tie-break");
     assert_eq!(crate::game::ranks_and_wins(&g.scores(), &g.tiebreaks()), (vec![1, 2], vec![1.0, 0.0]));
 }
 
@@ -594,9 +595,9 @@ fn tie_break_is_gardens_won_outright() {
 fn replay_is_readable_and_matches_simulate() {
     let agents: Vec<String> = vec!["mcts:iters=20".into(), "greedy".into(), "random".into()];
     let variant = json!({"line_rule": "last"});
-    let cols = batch::simulate::<Hiroba>(&variant, &agents, 9, 0, 6, true).unwrap();
+    let cols = batch::simulate::<Hiroba>(&variant, &Default::default(), &agents, 9, 0, 6, true).unwrap();
     for index in 0..6u64 {
-        let r = batch::replay::<Hiroba>(&variant, &agents, 9, index, true).unwrap();
+        let r = batch::replay::<Hiroba>(&variant, &Default::default(), &agents, 9, index, true).unwrap();
         let events = r["events"].as_array().unwrap();
         let kinds: Vec<&str> = events.iter().map(|e| e["event"].as_str().unwrap()).collect();
         assert_eq!(kinds[0], "setup");
@@ -629,9 +630,9 @@ fn replay_is_readable_and_matches_simulate() {
 #[test]
 fn action_json_names_the_cell_and_the_pebble() {
     let g = fixed(2, LineRule::Any);
-    let j = g.action_json(&place(rc(1, 1), 7));
+    let j = g.action_json(0, &place(rc(1, 1), 7));
     assert_eq!(j, json!({"type": "pebble", "row": 1, "col": 1, "garden": "1B", "number": 7, "pebble": "3/7"}));
-    assert_eq!(g.action_json(&Action::Pass), json!({"type": "pass"}));
+    assert_eq!(g.action_json(0, &Action::Pass), json!({"type": "pass"}));
     assert_eq!(g.board_rows()[1], ".   *   .   | .   .   .   | .   P   .");
 }
 
@@ -640,8 +641,8 @@ fn every_agent_plays_through_the_batch_runner() {
     for (n, spec) in [(2, "random"), (3, "greedy"), (4, "mcts:iters=30"), (2, "mcts:iters=50")] {
         let agents: Vec<String> = (0..n).map(|_| spec.to_string()).collect();
         let games = if spec.starts_with("mcts") { 2 } else { 20 };
-        let a = batch::simulate::<Hiroba>(&json!({}), &agents, 3, 0, games, true).unwrap();
-        let b = batch::simulate::<Hiroba>(&json!({}), &agents, 3, 0, games, true).unwrap();
+        let a = batch::simulate::<Hiroba>(&json!({}), &Default::default(), &agents, 3, 0, games, true).unwrap();
+        let b = batch::simulate::<Hiroba>(&json!({}), &Default::default(), &agents, 3, 0, games, true).unwrap();
         assert_eq!(a, b, "{spec}: reproducible");
         assert_eq!(a.score.len(), games as usize * n);
         assert_eq!(a.metrics.len(), Hiroba::metric_specs().len());
@@ -652,16 +653,16 @@ fn every_agent_plays_through_the_batch_runner() {
 #[test]
 fn greedy_beats_random() {
     let agents = ["greedy".to_string(), "random".to_string()];
-    let cols = batch::simulate::<Hiroba>(&json!({}), &agents, 1, 0, 200, true).unwrap();
+    let cols = batch::simulate::<Hiroba>(&json!({}), &Default::default(), &agents, 1, 0, 200, true).unwrap();
     let greedy: f64 = cols.win.iter().zip(&cols.player).filter(|(_, p)| **p == 0).map(|(w, _)| w).sum();
     assert!(greedy >= 180.0, "greedy won {greedy} of 200");
 }
 
 #[test]
 fn determinize_is_the_state_itself() {
-    let v = parse(&json!({}), 2).unwrap();
+    let v = parse(&json!({}), 2, &Files::new()).unwrap();
     let mut g = Hiroba::new(&v, 2, deal_rng(2, 2));
-    g.apply(actions(&g)[3]);
+    g.apply(g.current, actions(&g)[3]);
     let d = g.determinize(1, &mut agent_rng(1, 1, 1));
     assert_eq!(d.board, g.board);
     assert_eq!((d.owner, d.current, d.phase, d.players), (g.owner, g.current, g.phase, g.players));
@@ -770,7 +771,8 @@ fn naive_scores(g: &Hiroba) -> Vec<i64> {
 pub fn invariant_run(games: u64, seed: u64) -> (u64, u64, u64) {
     let (mut actions, mut passes, mut out_stones) = (0, 0, 0);
     let vs = variants();
-    let parsed: Vec<Vec<_>> = vs.iter().map(|v| (2..=4).map(|n| parse(v, n).expect("variant")).collect()).collect();
+    let parsed: Vec<Vec<_>> =
+        vs.iter().map(|v| (2..=4).map(|n| parse(v, n, &Files::new()).expect("variant")).collect()).collect();
     let mut legal = Vec::new();
     for i in 0..games {
         let n = 2 + (i % 3) as usize;
@@ -784,10 +786,10 @@ pub fn invariant_run(games: u64, seed: u64) -> (u64, u64, u64) {
             let q = g.current;
             if full_check && g.phase == Phase::Pebble {
                 legal.clear();
-                g.legal(Some(KIND_PEBBLE), &mut legal);
+                g.legal_actions(g.current, Some(KIND_PEBBLE), &mut legal);
                 assert_eq!(legal, naive_placements(&g, q), "game {i}: legal placements");
             }
-            let a = agents[q].choose(&View::new(&g), &mut rngs[q]);
+            let a = agents[q].choose(&View::new(&g, g.current), &mut rngs[q]);
             out_stones += u64::from(g.phase == Phase::Stone && !g.in_play(q));
             match a {
                 Action::Place { cell, number } => {
@@ -806,7 +808,7 @@ pub fn invariant_run(games: u64, seed: u64) -> (u64, u64, u64) {
                 }
                 Action::NoStone => {}
             }
-            g.apply(a);
+            g.apply(g.current, a);
             actions += 1;
             g.check_invariants().unwrap_or_else(|e| panic!("game {i} after {a:?}: {e}"));
             assert!(g.turns <= 9 * n as u32, "game {i} runs past 9 rounds");

@@ -3,7 +3,7 @@
 use super::board::{try_deal, Deal, FEASIBILITY_TRIES};
 use super::tiles::TileSet;
 use crate::error::{Error, Result};
-use crate::options::{OptionSpec, Options};
+use crate::options::{Files, OptionSpec, Options};
 use crate::rng::deal_rng;
 use serde_json::{json, Value};
 
@@ -33,6 +33,8 @@ pub struct Variant {
     pub tiles: TileSet,
     /// `"built-in"` or the path the tiles were read from.
     pub tiles_source: String,
+    /// `stones_on_start = anytime`: no guard on start cells for stones.
+    pub stones_anywhere: bool,
 }
 
 pub fn schema() -> Vec<OptionSpec> {
@@ -65,30 +67,35 @@ pub fn schema() -> Vec<OptionSpec> {
             description: "The 12 terrain tiles: null for the built-in set (rust_core/data/hiroba_tiles.txt, the engine's own, not the publisher's), or a file in that format; it is checked when the variant is parsed.",
             path: true,
         },
+        OptionSpec {
+            name: "stones_on_start",
+            default: json!("after_first_pebbles"),
+            allowed: "\"after_first_pebbles\" | \"anytime\"",
+            description: "Stones may go on start cells only once every player still in the pebble play has placed a first pebble (after_first_pebbles, the engine's guard so a stone cannot take a player's only start cell), or at any time (anytime, the seed's letter: stones anywhere).",
+            path: false,
+        },
     ]
 }
 
-pub fn parse(value: &Value, n_players: usize) -> Result<Variant> {
+pub fn parse(value: &Value, n_players: usize, files: &Files) -> Result<Variant> {
     let schema = schema();
     let o = Options::new("hiroba", value, &schema)?;
     let rotate_tiles = o.boolean("rotate_tiles", true)?;
     let line_rule = [LineRule::Any, LineRule::Last][o.choice("line_rule", &["any", "last"])?];
     let water = [WaterRule::Run, WaterRule::Random][o.choice("water_tiles", &["run", "random"])?];
-    let (tiles, tiles_source) = match o.raw("tiles") {
+    let stones_anywhere = o.choice("stones_on_start", &["after_first_pebbles", "anytime"])? == 1;
+    let (tiles, tiles_source) = match o.file("tiles", files)? {
         None => (TileSet::builtin(), "built-in".to_string()),
-        Some(Value::String(path)) => (load_tiles(path)?, path.clone()),
-        Some(v) => return Err(o.bad("tiles", v)),
+        Some((path, text)) => (parse_tiles(&path, text)?, path),
     };
-    let v = Variant { rotate_tiles, line_rule, water, tiles, tiles_source };
+    let v = Variant { rotate_tiles, line_rule, water, tiles, tiles_source, stones_anywhere };
     check_feasible(&v, n_players)?;
     Ok(v)
 }
 
-/// Reads and validates a tile file; errors name the option, the file, and the broken rule.
-pub fn load_tiles(path: &str) -> Result<TileSet> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| Error::Invalid(format!("variant option \"tiles\": cannot read tile file {path:?}: {e}")))?;
-    TileSet::parse(&text).map_err(|m| Error::Invalid(format!("variant option \"tiles\": tile file {path:?}: {m}")))
+/// Validates the text of a tile file; errors name the option, the file, and the broken rule.
+pub fn parse_tiles(path: &str, text: &str) -> Result<TileSet> {
+    TileSet::parse(text).map_err(|message| Error::BadFile { option: "tiles".into(), path: path.into(), message })
 }
 
 /// Whether the set-up can succeed for `n_players` with these tiles: some of
