@@ -14,10 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-import os
 import platform
-import tempfile
-import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field

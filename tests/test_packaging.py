@@ -65,25 +65,34 @@ def test_the_wheel_includes_every_file_of_the_packages_and_the_game_data(folder)
     assert not missing, f"not matched by [tool.maturin] include: {missing}"
 
 
-def _stub_functions() -> dict[str, list[str]]:
+def _stub() -> list[ast.stmt]:
     stub = ROOT / PYPROJECT["tool"]["maturin"]["python-source"] / "rust_core" / "_native.pyi"
-    tree = ast.parse(stub.read_text())
-    return {
-        node.name: [a.arg for a in node.args.args + node.args.kwonlyargs]
-        for node in tree.body
-        if isinstance(node, ast.FunctionDef)
-    }
+    return ast.parse(stub.read_text()).body
 
 
 def test_the_stub_matches_the_compiled_module():
     from rust_core import _native
 
+    stub_functions = {
+        node.name: [a.arg for a in node.args.args + node.args.kwonlyargs]
+        for node in _stub()
+        if isinstance(node, ast.FunctionDef)
+    }
     built = {
         name: list(inspect.signature(fn).parameters)
         for name, fn in vars(_native).items()
         if callable(fn) and not name.startswith("_") and not isinstance(fn, type)
     }
-    assert _stub_functions() == built
+    assert stub_functions == built
+    stub_classes = {
+        node.name: [ast.unparse(b) for b in node.bases] for node in _stub() if isinstance(node, ast.ClassDef)
+    }
+    built_classes = {
+        name: [base.__name__ for base in cls.__bases__]
+        for name, cls in vars(_native).items()
+        if isinstance(cls, type) and not name.startswith("_")
+    }
+    assert stub_classes == built_classes
 
 
 def test_ci_runs_the_checks_and_then_exactly_the_readme_test_command():

@@ -8,11 +8,25 @@ import pyarrow as pa
 
 __version__: str
 
+class EngineError(ValueError):
+    """A bad game, option, value, file or agent; the attributes say which (``None`` where they
+    do not apply)."""
+
+    kind: str
+    option: str | None
+    value: str | None
+    allowed: str | None
+    agent: str | None
+
 def games() -> list[str]: ...
 def agents() -> list[str]: ...
 def variant_schema(game: str) -> str: ...
 def metric_columns(game: str) -> list[tuple[str, str, bool]]: ...
-def validate(game: str, variant_json: str, agents: list[str]) -> None: ...
+def rules_version(game: str) -> int: ...
+def agent_version(spec: str) -> int: ...
+def validate(
+    game: str, variant_json: str, agents: list[str], files: dict[str, str] | None = None
+) -> None: ...
 def simulate(
     game: str,
     variant_json: str,
@@ -21,6 +35,7 @@ def simulate(
     start: int,
     count: int,
     pair_seats: bool = False,
+    files: dict[str, str] | None = None,
 ) -> pa.RecordBatch: ...
 def replay(
     game: str,
@@ -29,6 +44,7 @@ def replay(
     seed: int,
     game_index: int,
     pair_seats: bool = False,
+    files: dict[str, str] | None = None,
 ) -> str: ...
 def alhambra_tiles() -> list[tuple[int, str, int, str]]: ...
 def alhambra_placement_error(
