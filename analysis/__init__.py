@@ -7,16 +7,19 @@ Notebook use::
     s = analysis.analyse("runs/alhambra-dirk")         # every table of the report
     s.advantage, s.seats, s.scores, s.outcomes, s.comparisons, s.warnings
     s.tables                                           # the game's own tables (Alhambra: dirk)
+    analysis.verdict(s)                                # the verdict block's findings (sentences)
 
-Per-cell building blocks live in :mod:`analysis.stats` (``seat_win_rates``,
-``start_advantage``, ``equal_seats_test``, ``game_table``, ``margin``, ``game_length``,
-``tie_share``, ``score_by_seat``, ``compare_cells``), each game's own section in
-``analysis/<game>.py`` (:mod:`analysis.alhambra`, :mod:`analysis.hiroba`, listed in
-:mod:`analysis.games`), the precision hook in :mod:`analysis.precision` and the report in
-:mod:`analysis.report`.
+Data flows one way through the package (``tests/test_report.py`` checks the import graph):
+statistics (:mod:`analysis.stats`, :mod:`analysis.load`) → the analysis as data
+(:mod:`analysis.model`, :mod:`analysis.study`; each game's section in ``analysis/<game>.py``
+returning data through :mod:`analysis.games`) → sentences (:mod:`analysis.findings`) → the one
+renderer (:mod:`analysis.report`: figures, HTML, Markdown). The precision hook is
+:mod:`analysis.precision`, agent strength :mod:`analysis.strength`.
 """
 
+from .findings import verdict
 from .load import cell_rows, load, read_manifest
-from .study import StudyAnalysis, analyse
+from .model import StudyAnalysis
+from .study import analyse
 
-__all__ = ["StudyAnalysis", "analyse", "cell_rows", "load", "read_manifest"]
+__all__ = ["StudyAnalysis", "analyse", "cell_rows", "load", "read_manifest", "verdict"]

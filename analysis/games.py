@@ -1,34 +1,63 @@
-"""Game-specific parts of the analysis and the report: one module per game, listed once here.
+"""Game-specific parts of the analysis: one module per game, listed once here.
 
-The generic analysis (:mod:`analysis.study`) and report (:mod:`analysis.report`) know no game.
-A game that wants more than the generic tables adds a module ``analysis/<game>.py`` defining
-``SECTION = GameSection(...)`` and one line in :data:`SECTIONS`. Every part is optional:
+The generic analysis (:mod:`analysis.study`), the findings (:mod:`analysis.findings`) and the
+renderer (:mod:`analysis.report`) know no game. A game that wants more than the generic tables
+adds a module ``analysis/<game>.py`` defining ``SECTION = GameSection(...)`` and one line in
+:data:`SECTIONS`. **A section returns data, never draws or formats a page**: polars tables,
+estimates, sentences (:class:`~analysis.content.Finding`) and report blocks
+(:mod:`analysis.content`: :class:`~analysis.content.Text`, :class:`~analysis.content.Table`,
+:class:`~analysis.content.DotPlot`). It must not import :mod:`analysis.report` or matplotlib; the
+one renderer draws its plots in the study's cell colours and writes HTML and Markdown
+(``tests/test_report.py`` checks the import graph).
 
-* ``advantage``: extra per-cell fields of the start-player advantage (e.g. Alhambra's
-  hand-adjusted advantage), shown as the ``advantage_columns`` of the advantage table and
-  figure, explained by ``advantage_note``;
-* ``tables``: per-cell tables, concatenated over cells (with ``cell``, ``label``,
-  ``n_players``) into ``StudyAnalysis.tables[name]``;
-* ``summary``: sentences for the summary paragraph;
-* ``provenance``: extra ``[field, value]`` rows of the provenance table (e.g. the tile set);
-* ``report``: writes the game's own report section(s), after "Scores, margins, length and ties".
+Every part is optional:
+
+* ``advantage(rows, paired) -> dict``: extra per-cell fields of the start-player advantage
+  (estimates with ``lo``/``hi``), merged into ``StudyAnalysis.advantage``;
+* ``advantage_parts``: when those fields split the raw advantage into parts that add up to it
+  (Alhambra: moving first + the starting hand), their labels and field names: the report shows
+  them as a labelled pair under the raw advantage, which stays the number that describes the game;
+  ``advantage_note`` says what the parts mean;
+* ``tables(rows, paired) -> {name: frame}``: per-cell tables, concatenated over cells (with
+  ``cell``, ``label``, ``n_players``) into ``StudyAnalysis.tables[name]``;
+* ``findings(s) -> [Finding]``: answers for the verdict block at the top of the report (one plain
+  sentence each, with number and interval);
+* ``scope(s) -> [str]``: sentences on what was played (e.g. the tile set), shown under the title;
+* ``provenance(s) -> [[field, value]]``: extra rows of the provenance table;
+* ``sections(s) -> [Section]``: the game's own report sections, after the generic ones;
+* ``methods`` and ``glossary``: how the game's own estimates are made, and its terms.
+
+A minimal game module::
+
+    from .content import DotPlot, Dot, Finding, Section, Table, Text
+    from .games import GameSection
+
+    def _tables(rows, paired):                # one frame per cell
+        return {"mygame": my_stats(rows, paired=paired)}
+
+    def _sections(s):                         # data only; the renderer draws the DotPlot
+        t = s.table("mygame")
+        dots = tuple(Dot(f"{s.short(r['cell'])}: {r['stat']}", r["cell"], r["estimate"], r["lo"],
+                         r["hi"]) for r in t.iter_rows(named=True))
+        return [Section("My game: ...", (Text("..."), DotPlot("mygame", "title", "takeaway.",
+                                                              "x label", dots)))]
+
+    SECTION = GameSection(tables=_tables, sections=_sections)
 """
 
 from __future__ import annotations
 
 import importlib
-import pathlib
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import polars as pl
 
-if TYPE_CHECKING:
-    from .report.build import Doc
-    from .study import StudyAnalysis
+from .content import Finding, Section
+from .model import StudyAnalysis
 
-__all__ = ["SECTIONS", "AdvantageColumn", "GameSection", "section"]
+__all__ = ["SECTIONS", "AdvantagePart", "GameSection", "section"]
 
 #: Game name -> module defining ``SECTION``.
 SECTIONS: dict[str, str] = {
@@ -38,8 +67,9 @@ SECTIONS: dict[str, str] = {
 
 
 @dataclass(frozen=True)
-class AdvantageColumn:
-    """An extra estimate of the start-player advantage: its label and its three fields."""
+class AdvantagePart:
+    """One part of the raw start-player advantage: its label and the names of its three fields
+    in the ``advantage`` dict. The parts of a section add up to the raw advantage."""
 
     label: str
     estimate: str
@@ -52,12 +82,15 @@ class GameSection:
     """What a game adds to the generic analysis and report (see the module docstring)."""
 
     advantage: Callable[[pl.DataFrame, bool], dict[str, Any]] | None = None
-    advantage_columns: tuple[AdvantageColumn, ...] = ()
+    advantage_parts: tuple[AdvantagePart, ...] = ()
     advantage_note: str = ""
     tables: Callable[[pl.DataFrame, bool], dict[str, pl.DataFrame]] | None = None
-    summary: Callable[[StudyAnalysis], list[str]] | None = None
+    findings: Callable[[StudyAnalysis], list[Finding]] | None = None
+    scope: Callable[[StudyAnalysis], list[str]] | None = None
     provenance: Callable[[StudyAnalysis], list[list[str]]] | None = None
-    report: Callable[[Doc, StudyAnalysis, pathlib.Path], None] | None = None
+    sections: Callable[[StudyAnalysis], list[Section]] | None = None
+    methods: str = ""
+    glossary: tuple[tuple[str, str], ...] = ()
 
 
 NO_SECTION = GameSection()

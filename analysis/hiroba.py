@@ -10,18 +10,15 @@ for the pass rate. The tile set comes from the manifest: the engine's built-in s
 
 from __future__ import annotations
 
-import pathlib
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import polars as pl
 
+from .content import Block, Interval, Section, Table, TableCell, Text
 from .games import GameSection
+from .model import StudyAnalysis
 from .stats.intervals import ALPHA, Estimate, clustered_wilson, mean_ci, unit_means, wilson
 from .stats.seats import n_players_of
-
-if TYPE_CHECKING:
-    from .report.build import Doc
-    from .study import StudyAnalysis
 
 __all__ = ["BUILTIN_TILES", "SECTION", "SEAT_METRICS", "seat_metrics", "tile_sets"]
 
@@ -107,7 +104,7 @@ def _tables(rows: pl.DataFrame, paired: bool) -> dict[str, pl.DataFrame]:
     return {"hiroba": seat_metrics(rows, paired=paired)}
 
 
-def _summary(s: StudyAnalysis) -> list[str]:
+def _scope(s: StudyAnalysis) -> list[str]:
     return [f"{field[0].upper()}{field[1:]}: {text}." for field, text in _tile_lines(s)]
 
 
@@ -115,33 +112,41 @@ def _provenance(s: StudyAnalysis) -> list[list[str]]:
     return [[field, text] for field, text in _tile_lines(s)]
 
 
-def _report(doc: Doc, s: StudyAnalysis, out: pathlib.Path) -> None:
-    from .report.text import ci
-
+def _sections(s: StudyAnalysis) -> list[Section]:
     table = s.table("hiroba")
-    doc.heading("Hiroba: gardens, kois and pebbles by seat")
-    for field, text in _tile_lines(s):
-        doc.para(f"{field[0].upper()}{field[1:]}: {text}.")
+    blocks: list[Block] = [Text(line) for line in _scope(s)]
     if not table.height:
-        doc.para("No games recorded.")
-        return
-    doc.para(
-        "Means per player at each seat (seat 0 = start player) with 95% intervals. Gardens won "
-        "outright break ties on equal scores; kois can only be placed in gardens won outright; the pass "
-        "rate is the share of players left with pebbles they could not place."
+        return [Section(HEADING, (*blocks, Text("No games recorded.")))]
+    blocks.append(
+        Text(
+            "Means per player at each seat (seat 1 = start player) with 95% intervals. Gardens won "
+            "outright break ties on equal scores; kois can only be placed in gardens won outright; the "
+            "pass rate is the share of players left with pebbles they could not place."
+        )
     )
-    header = ["cell", "seat", *[label for _, label, _ in SEAT_METRICS]]
-    rows = []
+    rows: list[tuple[TableCell, ...]] = []
     for (cid, seat), part in table.group_by(["cell", "seat"], maintain_order=True):
         by = {r["metric"]: r for r in part.iter_rows(named=True)}
         rows.append(
-            [
-                s.label(str(cid)),
-                seat,
-                *[ci(by[c]["estimate"], by[c]["lo"], by[c]["hi"], 2) for c, _, _ in SEAT_METRICS],
-            ]
+            (
+                s.short(str(cid)),
+                int(seat) + 1,
+                *[Interval(by[c]["estimate"], by[c]["lo"], by[c]["hi"], 2) for c, _, _ in SEAT_METRICS],
+            )
         )
-    doc.table(header, rows)
+    blocks.append(Table(("cell", "seat", *[label for _, label, _ in SEAT_METRICS]), tuple(rows)))
+    return [Section(HEADING, tuple(blocks))]
 
 
-SECTION = GameSection(tables=_tables, summary=_summary, provenance=_provenance, report=_report)
+HEADING = "Hiroba: gardens, kois and pebbles by seat"
+
+SECTION = GameSection(
+    tables=_tables,
+    scope=_scope,
+    provenance=_provenance,
+    sections=_sections,
+    methods=(
+        "Hiroba's per-seat figures are means over deals (games without paired seats) with Student-t "
+        "intervals; the pass rate uses the same intervals as win rates."
+    ),
+)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 import pathlib
 
-from .load import load, read_manifest
+from .load import open_run
 from .stats.seats import start_advantage
 
 __all__ = ["max_halfwidths"]
@@ -18,12 +18,13 @@ __all__ = ["max_halfwidths"]
 def max_halfwidths(run_dir: pathlib.Path | str) -> dict[str, float]:
     """Per cell id: the 95% interval half-width of the start-player advantage (``inf``
     for a cell without games yet). Uses the deal as the unit when the study pairs seats."""
-    study = read_manifest(run_dir)["study"]
+    run = open_run(run_dir, allow_partial=True)
+    study = run.manifest["study"]
     paired = bool(study.get("pair_seats", False))
     ids = [str(c["id"]) for c in study["cells"]]
     out = {cid: math.inf for cid in ids}
     try:
-        lf = load(run_dir)
+        lf = run.scan()
     except FileNotFoundError:
         return out
     rows = lf.select("cell", "game_index", "deal_index", "seat", "win").collect()

@@ -22,13 +22,15 @@ unit is added to every pairing (a weak prior towards equal strength) and a note 
 
 >>> st = analyse_strength("runs/alhambra-strength", "runs/alhambra-strength-3000")  # doctest: +SKIP
 >>> st.ratings  # doctest: +SKIP
+
+The Elo figure and ``balancelab strength``'s files are drawn and written by the renderer,
+:func:`analysis.report.write_strength`.
 """
 
 from __future__ import annotations
 
 import math
 import pathlib
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -38,7 +40,9 @@ import polars as pl
 import statsmodels.api as sm
 from scipy import stats as sps
 
-from .load import cell_rows, read_manifest
+from .agents import iterations as _iters
+from .agents import ladder_key
+from .load import open_run
 from .stats.intervals import clustered_wilson, unit_col
 
 __all__ = [
@@ -50,29 +54,15 @@ __all__ = [
     "ladder_key",
     "strength_from_rows",
     "unit_results",
-    "write_strength",
 ]
 
 #: Elo points per unit of Bradley–Terry (logit) strength: 400 / ln 10.
 ELO_PER_LOGIT = 400.0 / math.log(10.0)
 Z95 = float(sps.norm.ppf(0.975))
-_FAMILY = {"random": 0, "greedy": 1, "mcts": 2}
-
-
-def ladder_key(spec: str) -> tuple[int, int, str]:
-    """Sort key of an agent spec on the ladder: random < greedy < mcts by iterations < others."""
-    name = spec.split(":", 1)[0]
-    m = re.search(r"iters=(\d+)", spec)
-    return (_FAMILY.get(name, 3), int(m.group(1)) if m else 0, spec)
 
 
 def _default_anchor(agents: Sequence[str]) -> str:
     return "greedy" if "greedy" in agents else sorted(agents, key=ladder_key)[0]
-
-
-def _iters(spec: str) -> int | None:
-    m = re.search(r"iters=(\d+)", spec)
-    return int(m.group(1)) if spec.startswith("mcts") and m else None
 
 
 @dataclass
@@ -408,13 +398,14 @@ def analyse_strength(*run_dirs: pathlib.Path | str, anchor: str | None = None) -
         raise ValueError("give at least one run directory")
     sources = []
     for run_dir in run_dirs:
-        study = read_manifest(run_dir)["study"]
+        run = open_run(run_dir)
+        study = run.manifest["study"]
         rows: dict[str, pl.DataFrame] = {}
         for cell in study["cells"]:
             if len(cell["agents"]) == 2 and cell["agents"][0] != cell["agents"][1]:
                 try:
-                    rows[str(cell["id"])] = cell_rows(
-                        run_dir, str(cell["id"]), ["game_index", "deal_index", "player", "agent", "win"]
+                    rows[str(cell["id"])] = run.cell_rows(
+                        str(cell["id"]), ["game_index", "deal_index", "player", "agent", "win"]
                     )
                 except FileNotFoundError:
                     continue
@@ -453,24 +444,3 @@ def format_strength(st: StrengthAnalysis) -> str:
     out += ["", st.saturation]
     out += [f"\nNote: {n}" for n in st.notes]
     return "\n".join(out) + "\n"
-
-
-def write_strength(st: StrengthAnalysis, out_dir: pathlib.Path | str) -> dict[str, pathlib.Path]:
-    """Writes ``out_dir/strength.md``, ``strength_ratings.csv``, ``strength_pairs.csv``
-    and ``figures/strength_elo_ladder.png|svg`` (the report's own section, one run only, uses
-    ``elo_ladder``); returns their paths."""
-    from .figures.save import save_figure
-    from .figures.strength import elo_figure
-
-    out = pathlib.Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
-    paths = {
-        "markdown": out / "strength.md",
-        "ratings": out / "strength_ratings.csv",
-        "pairs": out / "strength_pairs.csv",
-    }
-    paths["markdown"].write_text(format_strength(st), encoding="utf-8")
-    st.ratings.write_csv(paths["ratings"])
-    st.pairs.write_csv(paths["pairs"])
-    paths["figure"] = save_figure(elo_figure(st), out / "figures", "strength_elo_ladder")
-    return paths

@@ -1,10 +1,14 @@
-"""Single-core speed of the agents on 2-player Alhambra with Dirk.
+"""Single-core speed of the agents.
 
     python bench/agents.py [--games N] [--mcts-games N] [--iters N]
 
-Prints greedy self-play games/s (target >= 2,000) and MCTS iterations per second with
-random rollouts played to the end (`depth=0`; target >= 20,000) and, for information, with the
-default settings, and writes bench/results/agents.json. MCTS iterations
+Prints, on 2-player Alhambra with Dirk, greedy self-play games/s (target >= 2,000) and MCTS
+iterations per second with random rollouts played to the end (`depth=0`; target >= 20,000)
+and with the default settings; MCTS iterations per second of 2-player Hiroba (default
+settings); and the large-move-list figure of the game contract: MCTS iterations per second at
+a decision with 2,000 legal actions against one with 20 (the synthetic game `coin` with
+`moves` = 2000 or 20, random rollouts, same run; target: the large one at >= 0.5x the small
+one). Writes bench/results/agents.json. MCTS iterations
 per second = iterations run / seconds of the whole games, counting the MCTS player's
 searched decisions (one with a single legal action is played without search); the time also
 includes the greedy opponent, so the figure is a slight underestimate.
@@ -24,16 +28,29 @@ from common import best_rate, write  # noqa: E402
 import rust_core  # noqa: E402
 
 
-def searched_decisions(agents: list[str], seed: int, games: int, who: int) -> int:
+def searched_decisions(game: str, agents: list[str], seed: int, games: int, who: int) -> int:
     """Decisions of player `who` that had more than one legal action (the searched ones),
     read from the replay logs of the same games."""
     total = 0
     for g in range(games):
-        log = rust_core.replay("alhambra", {}, agents, seed, g)
+        log = rust_core.replay(game, {}, agents, seed, g)
         total += sum(
             1 for e in log["events"] if e["event"] == "action" and e["player"] == who and e["options"] > 1
         )
     return total
+
+
+def large_move_lists(iters: int, games: int = 40) -> tuple[float, float]:
+    """MCTS iterations/s at the first decision of `coin` with 2,000 and with 20 legal actions
+    (best of 3 each, interleaved). In each game the MCTS player searches exactly once."""
+    spec = f"mcts:iters={iters},rollout=random"
+    rates: dict[int, float] = {2000: 0.0, 20: 0.0}
+    for _ in range(3):
+        for moves in rates:
+            t0 = time.perf_counter()
+            rust_core.simulate("coin", {"moves": moves}, [spec, "random"], seed=4, start=0, count=games)
+            rates[moves] = max(rates[moves], games * iters / (time.perf_counter() - t0))
+    return rates[2000], rates[20]
 
 
 def main() -> None:
@@ -50,12 +67,12 @@ def main() -> None:
     greedy_rate = best_rate(greedy, 3)
     print(f"greedy self-play           {greedy_rate:10,.0f} games/s (target >= 2,000)")
 
-    def mcts_rate(spec: str) -> tuple[float, int, float]:
+    def mcts_rate(spec: str, game: str = "alhambra") -> tuple[float, int, float]:
         agents = [spec, "greedy"]
         t0 = time.perf_counter()
-        rust_core.simulate("alhambra", {}, agents, seed=2, start=0, count=args.mcts_games)
+        rust_core.simulate(game, {}, agents, seed=2, start=0, count=args.mcts_games)
         seconds = time.perf_counter() - t0
-        decisions = searched_decisions(agents, 2, args.mcts_games, 0)
+        decisions = searched_decisions(game, agents, 2, args.mcts_games, 0)
         return decisions * args.iters / seconds, decisions, seconds
 
     # The issue's figure: random rollouts played to the end of the game (depth=0).
@@ -72,12 +89,26 @@ def main() -> None:
         f"mcts (default settings)    {default_rate:10,.0f} iterations/s "
         f"({decisions} decisions, {seconds:.1f} s)"
     )
+    hiroba_rate, decisions, seconds = mcts_rate(default_spec, "hiroba")
+    print(
+        f"mcts hiroba (default)      {hiroba_rate:10,.0f} iterations/s "
+        f"({decisions} decisions, {seconds:.1f} s)"
+    )
+    wide, narrow = large_move_lists(args.iters)
+    print(
+        f"mcts at 2,000 legal moves  {wide:10,.0f} iterations/s; at 20: {narrow:,.0f}; "
+        f"ratio {wide / narrow:.2f} (target >= 0.5)"
+    )
     figures = {
         "greedy_games_per_s": round(greedy_rate),
         "mcts_iters_per_s": round(iters_per_s),
         "mcts_spec": spec,
         "mcts_default_iters_per_s": round(default_rate),
         "mcts_default_spec": default_spec,
+        "mcts_hiroba_default_iters_per_s": round(hiroba_rate),
+        "mcts_2000_moves_iters_per_s": round(wide),
+        "mcts_20_moves_iters_per_s": round(narrow),
+        "large_move_ratio": round(wide / narrow, 3),
     }
     print(f"wrote {write('agents', figures)}")
 

@@ -23,6 +23,7 @@ import time
 from pathlib import Path
 
 import rust_core
+from pipeline import rundir
 
 RESULTS = Path(__file__).resolve().parent / "results"
 STUDY = """\
@@ -95,7 +96,7 @@ def run_pipeline(games: int, workers: int, out: Path, study_path: Path) -> dict:
     wall = time.perf_counter() - t0
     if rc != 0:
         raise SystemExit(f"balancelab run failed with status {rc}")
-    manifest = json.loads((out / "manifest.json").read_text())
+    manifest = rundir.read_manifest(out).to_dict()
     return {
         "wall_s": wall,
         "manifest": manifest,
@@ -123,8 +124,9 @@ def main() -> int:
         study_path = Path(tmp) / "bench.toml"
         study_path.write_text(STUDY.format(games=games))
         res = run_pipeline(games, args.workers, Path(tmp) / "run", study_path)
-        data_bytes = sum(p.stat().st_size for p in (Path(tmp) / "run" / "data").rglob("*.parquet"))
-        files = len(list((Path(tmp) / "run" / "data").rglob("*.parquet")))
+        batch_files = rundir.verify_run(Path(tmp) / "run").paths()
+        data_bytes = sum(p.stat().st_size for p in batch_files)
+        files = len(batch_files)
     single_after = single_core_rate(args.calibrate_games)
     single = max(single_before, single_after)
     man = res["manifest"]

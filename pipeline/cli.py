@@ -11,7 +11,7 @@ import json
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from . import study as study_mod
 from .cluster import CONNECT_TIMEOUT_S, TCP_TIMEOUT_S
@@ -194,6 +194,12 @@ def build_parser() -> argparse.ArgumentParser:
     report.add_argument(
         "--report-dir", type=Path, metavar="DIR", help="write the report here (default: RUN_DIR/report)"
     )
+    report.add_argument(
+        "--allow-partial",
+        action="store_true",
+        help="analyse an incomplete run (missing games or files that failed validation); "
+        "prints the share of the planned games analysed",
+    )
     report.set_defaults(func=cmd_report)
 
     strength = sub.add_parser(
@@ -218,8 +224,13 @@ def fail(message: str) -> int:
     return 2
 
 
-def write_report(run_dir: Path, out_dir: Path | None, quiet: bool = False) -> int:
+def write_report(
+    run_dir: Path, out_dir: Path | None, quiet: bool = False, allow_partial: bool = False
+) -> int:
+    from .rundir import IncompleteRun, RunFormatError, verify_run
+
     try:
+        from analysis.load import DuplicateKeys
         from analysis.report import write_report as _write_report
     except ImportError:
         print("note: analysis.report is not available yet; no report written", file=sys.stderr)
@@ -227,7 +238,14 @@ def write_report(run_dir: Path, out_dir: Path | None, quiet: bool = False) -> in
     target = out_dir or run_dir / "report"
     if not quiet:
         print(f"writing the report into {target} ...", file=sys.stderr, flush=True)
-    index = _write_report(run_dir, target)
+    try:
+        index = _write_report(run_dir, target, allow_partial=allow_partial)
+    except (IncompleteRun, RunFormatError, DuplicateKeys) as exc:
+        return fail(str(exc))
+    if allow_partial:
+        done, planned = verify_run(run_dir).share()
+        share = done / planned if planned else 0.0
+        print(f"analysed {done:,} of {planned:,} planned games ({share:.1%})", file=sys.stderr)
     if not quiet:
         print(f"report: {index}")
     return 0
@@ -237,7 +255,9 @@ def cmd_run(args: argparse.Namespace) -> int:
     from . import manifest
     from .cluster import RayUnavailable
     from .replay import parse_variant
-    from .runner import DirectoryBusy, run_study
+    from .rundir import RunFormatError, RunWriteError
+    from .runner import DirectoryBusy, RunOptionError, run_study
+    from .sink import UnreadableData
 
     try:
         study = study_mod.load_study(args.study, args.games, parse_variant(args.variant))
@@ -245,11 +265,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         return fail(str(exc))
     if args.max_games is not None and args.precision is None:
         return fail("--max-games: only with --precision")
-    if not 0 < args.task_seconds < float("inf"):
-        return fail(f"--task-seconds: must be a positive number, got {args.task_seconds}")
     out = args.out or Path("runs") / study.name
-    if out.exists() and not out.is_dir():
-        return fail(f"--out {out}: exists and is not a directory")
     try:
         man = run_study(
             study,
@@ -264,8 +280,17 @@ def cmd_run(args: argparse.Namespace) -> int:
             max_games=args.max_games,
             connect_timeout_s=args.connect_timeout,
         )
-    except (manifest.ManifestMismatch, DirectoryBusy, study_mod.StudyError) as exc:
+    except (
+        manifest.ManifestMismatch,
+        DirectoryBusy,
+        study_mod.StudyError,
+        RunOptionError,
+        RunFormatError,
+    ) as exc:
         return fail(str(exc))
+    except (RunWriteError, UnreadableData) as exc:
+        print(f"balancelab: error: {exc}; the batches written so far are kept", file=sys.stderr)
+        return 1
     except RayUnavailable as exc:
         print(f"balancelab: error: {exc}", file=sys.stderr)
         return 1
@@ -273,24 +298,22 @@ def cmd_run(args: argparse.Namespace) -> int:
         print("interrupted; run the same command again to continue", file=sys.stderr)
         return 130
     if not args.quiet:
-        print(closing_line(study.name, out, man))
-        if args.precision is not None:
-            from .runner import precision_reached
-
-            print(precision_reached(man, args.precision))
+        line = closing_line(
+            study.name, out, man.games_played, man.games_done, man.wall_seconds, man.games_per_second
+        )
+        print(line)
     if args.no_report:
         return 0
     return write_report(out, args.report_dir, args.quiet)
 
 
-def closing_line(name: str, out: Path, man: dict[str, Any]) -> str:
+def closing_line(
+    name: str, out: Path, played: int, total: int, wall: float | None, rate: float | None
+) -> str:
     """What this invocation did: games played now (not those of earlier runs), time and speed."""
-    played = int(man.get("games_played") or 0)
-    total = int(man.get("games_done") or 0)
-    wall = float(man.get("wall_seconds") or 0.0)
+    wall = wall or 0.0
     if played == 0:
         return f"{name}: nothing left to play; {plural(total, 'game')} in {out} ({wall:.1f} s)"
-    rate = man.get("games_per_second")
     speed = f", {rate:,.0f} games/s while playing" if rate else ""
     earlier = f"; {plural(total, 'game')} in all" if total != played else ""
     return f"{name}: {plural(played, 'game')} played into {out} in {wall:.1f} s{speed}{earlier}"
@@ -328,14 +351,15 @@ def cmd_replay(args: argparse.Namespace) -> int:
         except ValueError as exc:
             return fail(str(exc))
         print(json.dumps(log, indent=1) if args.json else replay.format_log(log))
+        note = sys.stderr if args.json else sys.stdout  # --json: stdout holds the JSON only
         if not recorded:
-            print(f"(game {args.game_index} is not in the data of {args.run} yet)")
+            print(f"(game {args.game_index} is not in the data of {args.run} yet)", file=note)
             return 0
         problems = replay.mismatches(log, recorded)
         if problems:
             print("MISMATCH with the recorded rows:\n  " + "\n  ".join(problems), file=sys.stderr)
             return 1
-        print(f"(matches the {len(recorded)} rows recorded in {args.run})")
+        print(f"(matches the {len(recorded)} rows recorded in {args.run})", file=note)
         return 0
     if not args.game:
         return fail(f"replay: give GAME (one of {', '.join(rust_core.games())}) or --run DIR")
@@ -356,16 +380,21 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def cmd_report(args: argparse.Namespace) -> int:
-    if not (args.run_dir / "manifest.json").exists():
+    from .rundir import manifest_path
+
+    if not manifest_path(args.run_dir).exists():
         return fail(f"{args.run_dir}: no manifest.json; not a run directory")
-    return write_report(args.run_dir, args.report_dir)
+    return write_report(args.run_dir, args.report_dir, allow_partial=args.allow_partial)
 
 
 def cmd_strength(args: argparse.Namespace) -> int:
-    from analysis.strength import analyse_strength, format_strength, write_strength
+    from analysis.report import write_strength
+    from analysis.strength import analyse_strength, format_strength
+
+    from .rundir import manifest_path
 
     for run_dir in args.run_dirs:
-        if not (run_dir / "manifest.json").exists():
+        if not manifest_path(run_dir).exists():
             return fail(f"{run_dir}: no manifest.json; not a run directory")
     try:
         st = analyse_strength(*args.run_dirs, anchor=args.anchor)

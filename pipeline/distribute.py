@@ -146,6 +146,7 @@ def run_batches(
     files = read_files(study)
     files_ref = ray.put(files) if files else None
     cells = {c.id: c for c in study.cells}
+    study_hash = study.to_spec().hash()
     work = _Work(cells, {k: list(v) for k, v in gaps.items()}, {c.id: c.games for c in study.cells})
     total_missing = work.remaining()
     in_flight: dict[Any, tuple[Batch, int]] = {}
@@ -190,7 +191,8 @@ def run_batches(
                     stats.resubmitted += 1
                     continue
                 sizer.observe(batch.cell_id, batch.games, seconds)
-                path = sink.write_batch(out, batch, table)
+                record = sink.write_batch(out, study_hash, batch, cells[batch.cell_id].n_players, table)
+                path = out / record.path
                 del table
                 stats.games += batch.games
                 stats.batches += 1

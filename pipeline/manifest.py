@@ -1,31 +1,35 @@
-"""``DIR/manifest.json``: the study as resolved, versions and build, times and progress.
+"""The manifest of a run being written: what it records, and whether a directory may be continued.
 
-Written atomically (temporary file + rename). A directory belongs to one study: running a
-different study into it is refused (:class:`ManifestMismatch`); more games per cell are allowed.
-Files given through path options are part of the study: a changed file (other SHA-256) is refused.
+The record itself (fields, format, reading and writing) is :mod:`pipeline.rundir.manifest`. A
+directory belongs to one study played by one engine: running a different study into it
+(:class:`ManifestMismatch`) or the same study with another rules version of the game or another
+version of an agent (:class:`EngineChanged`) is refused; more games per cell are allowed. Files
+given through path options are part of the study: a changed file (other SHA-256) is refused.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-import json
-import os
 import platform
 from importlib import metadata
 from pathlib import Path
-from typing import Any
 
 import rust_core
 
 from . import version
+from .rundir import EngineSpec, Manifest, read_manifest, write_manifest
+from .rundir.layout import data_dir, is_foreign_nonempty
 from .study import Study
 
-MANIFEST = "manifest.json"
-FORMAT = 1
+__all__ = ["EngineChanged", "ManifestMismatch", "check_compatible", "engine_of", "new", "read", "write"]
 
 
 class ManifestMismatch(ValueError):
-    """The output directory holds another study."""
+    """The output directory holds another study, or is not a run directory."""
+
+
+class EngineChanged(ManifestMismatch):
+    """The output directory was played by another version of the game's rules or of an agent."""
 
 
 def now() -> str:
@@ -49,16 +53,22 @@ def versions() -> dict[str, str | None]:
     }
 
 
-def identity(study: dict[str, Any]) -> dict[str, Any]:
-    """What must match for a directory to be continued: everything but game counts and prose."""
-    return {
-        "name": study["name"],
-        "game": study["game"],
-        "seed": study["seed"],
-        "pair_seats": study["pair_seats"],
-        "cells": [{k: c[k] for k in ("id", "n_players", "variant", "agents")} for c in study["cells"]],
-        "files": study.get("files", {}),
-    }
+def engine_of(study: Study) -> EngineSpec:
+    """The rules version of the study's game and the version of every agent spec it uses."""
+    specs = sorted({a for c in study.cells for a in c.agents})
+    return EngineSpec(
+        rules_version={study.game: rust_core.rules_version(study.game)},
+        agent_versions={spec: rust_core.agent_version(spec) for spec in specs},
+    )
+
+
+def read(out: Path) -> Manifest | None:
+    """The manifest of ``out`` (:class:`pipeline.rundir.RunFormatError` if of another format)."""
+    return read_manifest(out)
+
+
+def write(out: Path, manifest: Manifest) -> None:
+    write_manifest(out, manifest)
 
 
 def _file_changes(mine: dict[str, str], theirs: dict[str, str]) -> str:
@@ -71,32 +81,17 @@ def _file_changes(mine: dict[str, str], theirs: dict[str, str]) -> str:
     return "; ".join(changes)
 
 
-def read(out: Path) -> dict[str, Any] | None:
-    path = out / MANIFEST
-    if not path.exists():
-        return None
-    with open(path, encoding="utf-8") as fh:
-        return json.load(fh)
-
-
-def write(out: Path, manifest: dict[str, Any]) -> None:
-    out.mkdir(parents=True, exist_ok=True)
-    tmp = out / f".{MANIFEST}.{os.getpid()}.tmp"
-    with open(tmp, "w", encoding="utf-8") as fh:
-        json.dump(manifest, fh, indent=2, sort_keys=False)
-        fh.write("\n")
-        fh.flush()
-        os.fsync(fh.fileno())
-    os.replace(tmp, out / MANIFEST)
-
-
-def check_compatible(out: Path, study: Study, old: dict[str, Any] | None) -> None:
-    """Raises :class:`ManifestMismatch` if ``out`` holds another study or another engine's data."""
+def check_compatible(out: Path, study: Study, old: Manifest | None) -> None:
+    """Raises :class:`ManifestMismatch` if ``out`` is not a run directory of ``study``, or
+    :class:`EngineChanged` if it was played by other rules or agent versions."""
     if old is None:
-        if (out / "data").exists() and any((out / "data").iterdir()):
-            raise ManifestMismatch(f"{out} holds data but no {MANIFEST}; use an empty or new --out directory")
+        if is_foreign_nonempty(out) or (data_dir(out).exists() and any(data_dir(out).iterdir())):
+            raise ManifestMismatch(
+                f"--out {out}: not empty and holds no manifest.json, so it is not a balancelab run; "
+                "give a new or empty directory"
+            )
         return
-    mine, theirs = identity(study.to_dict()), identity(old["study"])
+    mine, theirs = study.to_spec().identity(), old.study.identity()
     if mine != theirs:
         diffs = [k for k in mine if mine[k] != theirs.get(k)]
         detail = ""
@@ -104,41 +99,29 @@ def check_compatible(out: Path, study: Study, old: dict[str, Any] | None) -> Non
             changed = _file_changes(mine["files"], theirs["files"])
             detail = f" (files given through variant options changed: {changed})"
         raise ManifestMismatch(
-            f"{out} holds study {theirs['name']!r} from {old['study'].get('source')}, which differs from "
+            f"{out} holds study {old.study.name!r} from {old.study.source}, which differs from "
             f"{study.source} in: {', '.join(diffs)}{detail}; use another --out directory (or delete {out})"
         )
-    old_engine = old.get("versions", {}).get("rust_core")
-    if old_engine is not None and old_engine != rust_core.__version__:
-        raise ManifestMismatch(
-            f"{out} was played with rust_core {old_engine}, this is rust_core {rust_core.__version__}; "
-            "use another --out directory"
+    changes = old.engine.changes(engine_of(study))
+    if changes:
+        raise EngineChanged(
+            f"{out} was played by another engine ({'; '.join(changes)}): its games cannot be mixed with "
+            f"games of this one; start a new run with another --out directory, e.g. "
+            f"`balancelab run {study.source.removeprefix('builtin:')} --out {out}-new`"
         )
 
 
-def new(study: Study, old: dict[str, Any] | None) -> dict[str, Any]:
-    """A manifest for a run starting now (keeping the first start time of a continued directory).
-
-    ``git_commit`` only when running from a source checkout; ``versions.build`` always."""
-    commit = version.source_commit()
-    man = {
-        "format": FORMAT,
-        "study": study.to_dict(),
-        "versions": versions(),
-        "started": now(),
-        "first_started": (old or {}).get("first_started") or (old or {}).get("started") or now(),
-        "finished": None,
-        "wall_seconds": None,
-        "compute_seconds": None,
-        "games_done": (old or {}).get("games_done", 0),
-        "games_planned": sum(c.games for c in study.cells),
-        "batches": 0,
-        "resubmitted": 0,
-        "task_seconds": 0.0,
-        "task_cpu_seconds": 0.0,
-        "write_seconds": 0.0,
-        "layout": "data/cell=<id>/part-<start:012d>-<end:012d>.parquet, end exclusive, zstd",
-        "host": platform.node(),
-    }
-    if commit:
-        man["git_commit"] = commit
-    return man
+def new(study: Study, old: Manifest | None) -> Manifest:
+    """A manifest for a run starting now (keeping the first start time of a continued directory)."""
+    started = now()
+    return Manifest(
+        study=study.to_spec(),
+        engine=engine_of(study),
+        versions=versions(),
+        git_commit=version.source_commit(),  # None for an installed package: versions["build"] names it
+        host=platform.node(),
+        started=started,
+        first_started=old.first_started if old is not None else started,
+        games_done=old.games_done if old is not None else 0,
+        games_planned=sum(c.games for c in study.cells),
+    )

@@ -17,7 +17,7 @@ import pyarrow.parquet as pq
 
 import rust_core
 
-from . import manifest, sink
+from . import rundir
 from .study import file_sha256
 
 #: A list of tables rendered longer than this is printed one table per line.
@@ -117,16 +117,17 @@ def format_log(log: dict[str, Any]) -> str:
 
 
 def from_run(out: Path, cell_id: str, game_index: int) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    """The replay of one game of a run, and the rows the run recorded for it (empty if not played yet)."""
-    man = manifest.read(out)
+    """The replay of one game of a run, and the rows the run recorded for it (empty if not played
+    yet). Only a batch file that passes validation (its recorded content hash) is read."""
+    man = rundir.read_manifest(out)
     if man is None:
-        raise ValueError(f"{out}: no {manifest.MANIFEST}; not a run directory")
-    study = man["study"]
-    cells = {c["id"]: c for c in study["cells"]}
+        raise ValueError(f"{out}: no {rundir.MANIFEST}; not a run directory")
+    study = man.study
+    cells = {c.id: c for c in study.cells}
     if cell_id not in cells:
         raise ValueError(f"{out}: no cell {cell_id!r}; cells: {', '.join(cells)}")
     cell = cells[cell_id]
-    for path, digest in study.get("files", {}).items():
+    for path, digest in study.files.items():
         try:
             now = file_sha256(path)
         except OSError as exc:
@@ -137,23 +138,15 @@ def from_run(out: Path, cell_id: str, game_index: int) -> tuple[dict[str, Any], 
                 "the replay would not be the recorded game"
             )
     log = rust_core.replay(
-        study["game"],
-        cell["variant"],
-        cell["agents"],
-        study["seed"],
-        game_index,
-        pair_seats=study["pair_seats"],
+        study.game, cell.variant, cell.agents, study.seed, game_index, pair_seats=study.pair_seats
     )
-    recorded: list[dict[str, Any]] = []
-    folder = sink.cell_dir(out, cell_id)
-    for path in sorted(folder.glob("part-*.parquet")) if folder.is_dir() else []:
-        m = sink.PART.match(path.name)
-        if m and int(m.group(1)) <= game_index < int(m.group(2)):
-            table = pq.read_table(path)
-            rows = table.filter(pc.equal(table["game_index"], game_index))
-            recorded = sorted(rows.to_pylist(), key=lambda r: r["player"])
-            break
-    return log, recorded
+    check = rundir.check_run(out, study.hash(), [cell_id])
+    for rec in check.good:
+        if rec.start <= game_index < rec.end:
+            table = pq.read_table(out / rec.path)
+            rows = table.filter(pc.equal(table[rundir.columns.GAME_INDEX], game_index))
+            return log, sorted(rows.to_pylist(), key=lambda r: r[rundir.columns.PLAYER])
+    return log, []
 
 
 def mismatches(log: dict[str, Any], recorded: list[dict[str, Any]]) -> list[str]:

@@ -16,10 +16,21 @@ from . import manifest, sink
 from .cluster import CONNECT_TIMEOUT_S, RaySession
 from .distribute import Progress, read_files, run_batches
 from .plan import BatchSizer, missing_ranges
+from .rundir import MAX_GAMES, Manifest, RunWriteError
+from .rundir.layout import LOCK
 from .study import Study, games_for
 
 DEFAULT_MAX_GAMES = 1_000_000
 MANIFEST_EVERY_S = 5.0
+MAX_TASK_SECONDS = 3600.0
+
+
+class RunOptionError(ValueError):
+    """A bad option of ``run_study``/``balancelab run``: ``field`` names it."""
+
+    def __init__(self, field_name: str, message: str) -> None:
+        self.field = field_name
+        super().__init__(f"{field_name}: {message}")
 
 
 def _say(quiet: bool, message: str) -> None:
@@ -27,9 +38,31 @@ def _say(quiet: bool, message: str) -> None:
         print(message, flush=True)
 
 
-def prepare(study: Study, out: Path) -> tuple[Study, dict[str, Any] | None]:
-    """Refuses a directory holding another study, or files of the study changed since it was
-    loaded (:class:`StudyError`); returns the study and the old manifest."""
+def _warn(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
+
+def check_options(
+    target_seconds: float, batch_games: int | None, max_games: int | None, precision: float | None
+) -> None:
+    """Refuses non-finite or out-of-range options before anything is started or written."""
+    if not (math.isfinite(target_seconds) and 0 < target_seconds <= MAX_TASK_SECONDS):
+        raise RunOptionError(
+            "--task-seconds",
+            f"must be a number of seconds in (0, {MAX_TASK_SECONDS:g}], got {target_seconds}",
+        )
+    for name, value in (("--batch-games", batch_games), ("--max-games", max_games)):
+        if value is not None and not 1 <= value <= MAX_GAMES:
+            raise RunOptionError(name, f"must be an integer 1..{MAX_GAMES}, got {value}")
+    if precision is not None and not (math.isfinite(precision) and 0 < precision < 1):
+        raise RunOptionError("--precision", f"must be a number in (0, 1), got {precision}")
+
+
+def prepare(study: Study, out: Path) -> tuple[Study, Manifest | None]:
+    """Refuses a directory that is not a run of this study and engine, or files of the study
+    changed since it was loaded (:class:`StudyError`); returns the study and the old manifest."""
+    if out.exists() and not out.is_dir():
+        raise manifest.ManifestMismatch(f"--out {out}: exists and is not a directory")
     old = manifest.read(out)
     manifest.check_compatible(out, study, old)
     read_files(study)
@@ -53,7 +86,11 @@ class DirectoryBusy(ValueError):
 @contextlib.contextmanager
 def exclusive(out: Path) -> Iterator[None]:
     """Holds ``out/.lock`` for the run (released by the OS even if the process is killed)."""
-    with open(out / ".lock", "w") as fh:
+    try:
+        fh = open(out / LOCK, "w")  # closed by the with below, after the lock is released
+    except OSError as exc:
+        raise RunWriteError(out / LOCK, exc) from exc
+    with fh:
         try:
             fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
@@ -104,41 +141,45 @@ def grow(study: Study, widths: dict[str, float], target: float, max_games: int) 
     return replace(study, cells=cells) if grew else None
 
 
-def run_study(
-    study: Study,
-    out: Path,
-    *,
-    workers: int | None = None,
-    address: str | None = None,
-    batch_games: int | None = None,
-    target_seconds: float = 2.0,
-    progress: bool = True,
-    quiet: bool = False,
-    precision: float | None = None,
-    max_games: int | None = None,
-    on_written: Callable[[Progress], None] | None = None,
-    connect_timeout_s: float = CONNECT_TIMEOUT_S,
-) -> dict[str, Any]:
+@dataclass
+class RunConfig:
+    """How to run (not what: that is the study)."""
+
+    workers: int | None = None
+    address: str | None = None
+    batch_games: int | None = None
+    target_seconds: float = 2.0
+    progress: bool = True
+    quiet: bool = False
+    precision: float | None = None
+    max_games: int | None = None
+    on_written: Callable[[Progress], None] | None = None
+    connect_timeout_s: float = CONNECT_TIMEOUT_S
+
+
+def run_study(study: Study, out: Path, **options: Any) -> Manifest:
     """Plays every missing game of ``study`` into ``out`` and returns the final manifest.
+
+    ``options`` are the fields of :class:`RunConfig`. Raises (before starting or writing anything)
+    :class:`RunOptionError` for a bad option, :class:`manifest.ManifestMismatch` if ``out`` holds
+    another study or is not a run directory, :class:`manifest.EngineChanged` if it was played by
+    other rules or agent versions, :class:`pipeline.rundir.RunFormatError` for a manifest of
+    another format, :class:`StudyError` if a file of the study changed since it was loaded,
+    :class:`DirectoryBusy` if another run is writing to ``out``, :class:`sink.UnreadableData` if
+    a batch file cannot be read; :class:`pipeline.rundir.RunWriteError` if writing fails.
 
     Ray is started (or the cluster at ``address``/``RAY_ADDRESS`` joined) only if a game is
     missing; for a new directory before anything is written, so a Ray that cannot start or a
-    cluster that cannot be reached (:class:`RayUnavailable`) leaves nothing behind.
-
-    Raises :class:`manifest.ManifestMismatch` (before starting anything) if ``out`` holds another study,
-    :class:`StudyError` if a file of the study changed since it was loaded, :class:`DirectoryBusy` if
-    another run is writing to ``out``.
+    cluster that cannot be reached (:class:`pipeline.cluster.RayUnavailable`) leaves nothing behind.
     """
+    cfg = RunConfig(**options)
+    check_options(cfg.target_seconds, cfg.batch_games, cfg.max_games, cfg.precision)
     t_start = time.perf_counter()
     prepare(study, out)  # refuse another study before creating anything
-    settings = _Settings(batch_games, target_seconds, progress, quiet, precision, max_games, on_written)
-    with RaySession(workers, address, lambda m: _note(quiet, m), connect_timeout_s) as ray:
+    with RaySession(cfg.workers, cfg.address, lambda m: _note(cfg.quiet, m), cfg.connect_timeout_s) as ray:
         if manifest.read(out) is None:
             ray.start()  # a new directory always has games to play: fail before writing anything
-        out.mkdir(parents=True, exist_ok=True)
-        with exclusive(out):
-            study, old = prepare(study, out)
-            return _run_locked(study, old, out, t_start, ray, settings)
+        return _run(study, out, cfg, ray, t_start)
 
 
 def _note(quiet: bool, message: str) -> None:
@@ -147,155 +188,153 @@ def _note(quiet: bool, message: str) -> None:
         print(message, file=sys.stderr, flush=True)
 
 
-@dataclass
-class _Settings:
-    batch_games: int | None
-    target_seconds: float
-    progress: bool
-    quiet: bool
-    precision: float | None
-    max_games: int | None
-    on_written: Callable[[Progress], None] | None
-
-
-def _missing(study: Study, covered: dict[str, list[tuple[int, int]]]) -> dict[str, list[tuple[int, int]]]:
-    return {c.id: missing_ranges(c.games, covered.get(c.id, [])) for c in study.cells}
-
-
-def _run_locked(
-    study: Study, old: dict[str, Any] | None, out: Path, t_start: float, ray: RaySession, s: _Settings
-) -> dict[str, Any]:
-    scan = sink.scan(out, study)
-    for path, why in scan.removed:
-        _say(s.quiet, f"recomputing {path.relative_to(out)}: {why}")
-    study = fit_to_data(study, scan.covered)
-    man = manifest.new(study, old)
-    man["games_done"] = sum(scan.games(c.id) for c in study.cells)
-    man["workers"] = ray.concurrency
-    manifest.write(out, man)
-    rounds = _Rounds(study, out, man, ray, s)
+def _run(study: Study, out: Path, cfg: RunConfig, ray: RaySession, t_start: float) -> Manifest:
     try:
-        rounds.play(scan.covered)
-    finally:
-        rounds.close()
-    man["finished"] = manifest.now()
-    man["wall_seconds"] = round(time.perf_counter() - t_start, 3)
-    man["compute_seconds"] = round(rounds.compute, 3)
-    man["games_played"] = rounds.played  # by this invocation (games_done counts the whole directory)
-    man["games_per_second"] = round(rounds.played / rounds.compute, 1) if rounds.compute > 0 else None
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise RunWriteError(out, exc) from exc
+    with exclusive(out):
+        study, old = prepare(study, out)
+        scan = sink.scan(out, study)
+        for rel, why in scan.removed:
+            _warn(f"playing again {rel}: {why}")
+        for rel in scan.strays:
+            _warn(f"ignoring {rel}: not a batch file of this run (no reader uses it; delete it if unwanted)")
+        for note in scan.notes:
+            _warn(f"note: {note}")
+        study = fit_to_data(study, scan.covered)
+        man = manifest.new(study, old)
+        man.games_done = sum(scan.games(c.id) for c in study.cells)
+        manifest.write(out, man)  # before Ray starts: data never lies in a directory without one
+        compute, played = _play(study, out, man, scan, cfg, ray)
+    man.finished = manifest.now()
+    man.wall_seconds = round(time.perf_counter() - t_start, 3)
+    man.compute_seconds = round(compute, 3)
+    man.games_played = played  # by this invocation (games_done counts the whole directory)
+    man.games_per_second = round(played / compute, 1) if compute > 0 else None
     manifest.write(out, man)
     return man
 
 
-class _Rounds:
-    """The rounds of one run: the missing games, then (with ``precision``) more until it is reached."""
+class _Writer:
+    """Rewrites the manifest's progress at most every :data:`MANIFEST_EVERY_S` seconds."""
 
-    def __init__(self, study: Study, out: Path, man: dict[str, Any], ray: RaySession, s: _Settings) -> None:
-        self.study, self.out, self.man, self.ray, self.s = study, out, man, ray, s
-        self.sizer = BatchSizer(study, target_seconds=s.target_seconds, fixed_games=s.batch_games)
-        self.cap = s.max_games or max(DEFAULT_MAX_GAMES, max(c.games for c in study.cells))
-        self.compute = 0.0
-        self.played = 0
-        self.bar: Any = None
-        self.last_write = time.monotonic()
-        self.base_done = man["games_done"]
+    def __init__(self, out: Path, man: Manifest, on_written: Callable[[Progress], None] | None) -> None:
+        self.out, self.man, self.on_written = out, man, on_written
+        self.last = time.monotonic()
+        self.base_done = man.games_done
 
-    def play(self, covered: dict[str, list[tuple[int, int]]]) -> None:
-        while True:
-            self.play_round(_missing(self.study, covered))
-            if self.s.precision is None or not self.grow():
-                return
-            covered = sink.scan(self.out, self.study).covered
-
-    def play_round(self, gaps: dict[str, list[tuple[int, int]]]) -> None:
-        man = self.man
-        self.base_done = man["games_done"]
-        if any(gaps.values()):
-            concurrency = self.ray.start()
-            man["workers"] = man.get("workers") or concurrency
-            self.open_bar()
-            t0 = time.perf_counter()
-            stats = run_batches(
-                self.study, self.out, gaps, concurrency, self.sizer, self.written, progress_bar=self.bar
-            )
-            self.compute += time.perf_counter() - t0
-            man["games_done"] = self.base_done + stats.games
-            self.played += stats.games
-            for key in ("task_seconds", "task_cpu_seconds", "write_seconds"):
-                man[key] = round(man.get(key, 0.0) + getattr(stats, key), 3)
-            for key in ("batches", "resubmitted"):
-                man[key] = man.get(key, 0) + getattr(stats, key)
-        man["study"] = self.study.to_dict()
-        man["games_planned"] = sum(c.games for c in self.study.cells)
-        manifest.write(self.out, man)
-
-    def written(self, p: Progress) -> None:
-        if time.monotonic() - self.last_write > MANIFEST_EVERY_S:
-            self.man["games_done"] = self.base_done + p.games_done
+    def __call__(self, p: Progress) -> None:
+        if time.monotonic() - self.last > MANIFEST_EVERY_S:
+            self.man.games_done = self.base_done + p.games_done
             manifest.write(self.out, self.man)
-            self.last_write = time.monotonic()
-        if self.s.on_written is not None:
-            self.s.on_written(p)
+            self.last = time.monotonic()
+        if self.on_written is not None:
+            self.on_written(p)
 
-    def grow(self) -> bool:
-        """Records this round's half-widths; grows the study if the target is not reached (True)."""
-        assert self.s.precision is not None
-        widths = halfwidths(self.out)
-        if widths is None:
-            _say(
-                self.s.quiet,
-                "note: --precision needs analysis.precision, which is not available; one round only",
-            )
-            return False
-        self.man.setdefault("precision_rounds", []).append(
-            {"games": {c.id: c.games for c in self.study.cells}, "halfwidths": widths}
-        )
-        grown = grow(self.study, widths, self.s.precision, self.cap)
-        if grown is None:
-            return False
-        self.study = grown
-        self.man["study"] = self.study.to_dict()
-        if self.bar is not None:
-            self.bar.total = sum(c.games for c in self.study.cells)
-            self.bar.refresh()
+
+def _progress_bar(study: Study, done: int) -> Any:
+    from tqdm import tqdm
+
+    return tqdm(
+        total=sum(c.games for c in study.cells),
+        initial=done,
+        unit="games",
+        unit_scale=True,
+        smoothing=0.05,
+        dynamic_ncols=True,
+        desc=study.name,
+    )
+
+
+def _play(
+    study: Study, out: Path, man: Manifest, scan: sink.Scan, cfg: RunConfig, ray: RaySession
+) -> tuple[float, int]:
+    """Plays rounds (one, or more with ``precision``); Ray is started only for a round with games
+    to play. Returns compute seconds and games played."""
+    compute, played = 0.0, 0
+    sizer = BatchSizer(study, target_seconds=cfg.target_seconds, fixed_games=cfg.batch_games)
+    bar = None
+    cap = cfg.max_games or max(DEFAULT_MAX_GAMES, max(c.games for c in study.cells))
+    writer = _Writer(out, man, cfg.on_written)
+    covered = scan.covered
+    try:
+        while True:
+            gaps = {c.id: missing_ranges(c.games, covered.get(c.id, [])) for c in study.cells}
+            writer.base_done = base_done = man.games_done
+            if any(gaps.values()):
+                concurrency = ray.start()
+                man.workers = man.workers or concurrency
+                if bar is None and cfg.progress:
+                    bar = _progress_bar(study, man.games_done)
+                t0 = time.perf_counter()
+                stats = run_batches(study, out, gaps, concurrency, sizer, writer, progress_bar=bar)
+                compute += time.perf_counter() - t0
+                played += stats.games
+                _account(man, stats, base_done, study)
+            manifest.write(out, man)
+            grown = _next_round(study, out, man, cfg, cap) if cfg.precision is not None else None
+            if grown is None:
+                break
+            study = grown
+            man.study = study.to_spec()
+            if bar is not None:
+                bar.total = sum(c.games for c in study.cells)
+                bar.refresh()
+            covered = sink.scan(out, study).covered
+    finally:
+        if bar is not None:
+            bar.close()
+    return compute, played
+
+
+def _account(man: Manifest, stats: Any, base_done: int, study: Study) -> None:
+    man.games_done = base_done + stats.games
+    man.task_seconds = round(man.task_seconds + stats.task_seconds, 3)
+    man.task_cpu_seconds = round(man.task_cpu_seconds + stats.task_cpu_seconds, 3)
+    man.write_seconds = round(man.write_seconds + stats.write_seconds, 3)
+    man.batches += stats.batches
+    man.resubmitted += stats.resubmitted
+    man.study = study.to_spec()
+    man.games_planned = sum(c.games for c in study.cells)
+
+
+def _next_round(study: Study, out: Path, man: Manifest, cfg: RunConfig, cap: int) -> Study | None:
+    """The study grown for the next precision round, or ``None`` when done."""
+    assert cfg.precision is not None
+    widths = halfwidths(out)
+    if widths is None:
         _say(
-            self.s.quiet,
-            f"precision: largest half-width {max(widths.values()):.4f} > {self.s.precision}; "
-            f"playing up to {max(c.games for c in self.study.cells):,} games per cell",
+            cfg.quiet,
+            "note: --precision needs analysis.precision.max_halfwidths, which is not available; "
+            "stopping after one round",
         )
-        return True
-
-    def open_bar(self) -> None:
-        if self.bar is not None or not self.s.progress:
-            return
-        from tqdm import tqdm
-
-        self.bar = tqdm(
-            total=sum(c.games for c in self.study.cells),
-            initial=self.man["games_done"],
-            unit="games",
-            unit_scale=True,
-            smoothing=0.05,
-            dynamic_ncols=True,
-            desc=self.study.name,
-        )
-
-    def close(self) -> None:
-        if self.bar is not None:
-            self.bar.close()
+        return None
+    man.precision_rounds.append({"games": {c.id: c.games for c in study.cells}, "halfwidths": widths})
+    grown = grow(study, widths, cfg.precision, cap)
+    worst = max(widths.values()) if widths else float("nan")
+    if grown is None:
+        _say(cfg.quiet, precision_reached(widths, cfg.precision))
+        return None
+    _say(
+        cfg.quiet,
+        f"precision: largest half-width {worst:.4f} > {cfg.precision}; "
+        f"playing up to {max(c.games for c in grown.cells)} games per cell",
+    )
+    return grown
 
 
-def precision_reached(man: dict[str, Any], target: float) -> str:
-    """One line on the precision a run reached, e.g. ``precision: largest 95% half-width 0.0048
-    (cell p2-x) <= 0.005: target reached``."""
-    rounds = man.get("precision_rounds") or []
-    if not rounds or not rounds[-1]["halfwidths"]:
-        return "precision: not measured (analysis.precision unavailable)"
-    widths = rounds[-1]["halfwidths"]
+def precision_reached(widths: dict[str, float], target: float) -> str:
+    """One line on the precision a run reached, e.g. ``precision: largest 95% half-width of the
+    start-player advantage 0.0048 (cell p2-x) <= 0.005: target reached``."""
+    if not widths:
+        return "precision: not measured (no cell with games)"
     cell = max(widths, key=lambda c: widths[c])
     worst = widths[cell]
-    verdict = "target reached" if worst <= target else "not reached: a cell hit the game cap (--max-games)"
-    sign = "<=" if worst <= target else ">"
+    if worst <= target:
+        verdict, sign = "target reached", "<="
+    else:
+        verdict, sign = "not reached: a cell hit the game cap (--max-games)", ">"
     return (
         f"precision: largest 95% half-width of the start-player advantage {worst:.4f} (cell {cell}) "
         f"{sign} {target}: {verdict}"

@@ -1,118 +1,79 @@
-"""Parquet output: one zstd file per batch, written under a temporary name and renamed when complete.
+"""The driver's side of the batch files: writing one per batch, and the resume scan.
 
-Layout: ``DIR/data/cell=<cell_id>/part-<start:012d>-<end:012d>.parquet`` with ``end`` exclusive.
-A file counts only if its footer reads and it holds exactly ``(end - start) * n_players`` rows of
-games ``start .. end - 1``; anything else is deleted and played again.
+Paths, records and verification are the run-directory contract (:mod:`pipeline.rundir`). On
+resume every recorded file is checked against its content hash: a file that failed validation
+(missing, truncated, changed, not recorded, from another study, overlapping) is deleted and its
+games are played again; a file that cannot be read stops the run (:class:`UnreadableData`) and is
+never deleted; stray files (not named like a batch file) are named and left alone: no reader
+uses them.
 """
 
 from __future__ import annotations
 
-import os
-import re
-from dataclasses import dataclass
+import contextlib
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pyarrow as pa
-import pyarrow.parquet as pq
 
 from .plan import Batch
+from .rundir import BatchRecord, check_run, data_dir, parse_part
+from .rundir import write_batch as _write
 from .study import Study
 
-PART = re.compile(r"^part-(\d{12})-(\d{12})\.parquet$")
-TMP_SUFFIX = ".tmp"
+
+class UnreadableData(OSError):
+    """Batch files that cannot be read (permissions, I/O errors): fix them, nothing is deleted."""
 
 
-def data_dir(out: Path) -> Path:
-    return out / "data"
-
-
-def cell_dir(out: Path, cell_id: str) -> Path:
-    return data_dir(out) / f"cell={cell_id}"
-
-
-def part_name(start: int, end: int) -> str:
-    return f"part-{start:012d}-{end:012d}.parquet"
-
-
-def batch_path(out: Path, batch: Batch) -> Path:
-    return cell_dir(out, batch.cell_id) / part_name(batch.start, batch.end)
-
-
-def write_batch(out: Path, batch: Batch, table: pa.Table) -> Path:
-    """Writes ``table`` as the file of ``batch``: temporary name, fsync, atomic rename."""
-    final = batch_path(out, batch)
-    final.parent.mkdir(parents=True, exist_ok=True)
-    tmp = final.parent / f".{final.name}.{os.getpid()}{TMP_SUFFIX}"
-    pq.write_table(table, tmp, compression="zstd")
-    with open(tmp, "rb+") as fh:
-        os.fsync(fh.fileno())
-    os.replace(tmp, final)
-    return final
+def write_batch(out: Path, study_hash: str, batch: Batch, n_players: int, table: pa.Table) -> BatchRecord:
+    """Writes and records the file of ``batch`` (see :func:`pipeline.rundir.write_batch`)."""
+    return _write(out, study_hash, batch.cell_id, batch.start, batch.end, n_players, table)
 
 
 @dataclass
 class Scan:
-    """What a data directory holds: valid ranges per cell, and what was removed."""
+    """What a run directory holds: valid ranges per cell, what was removed, what was left alone."""
 
     covered: dict[str, list[tuple[int, int]]]
-    removed: list[tuple[Path, str]]
+    removed: list[tuple[str, str]] = field(default_factory=list)
+    strays: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
 
     def games(self, cell_id: str) -> int:
         return sum(b - a for a, b in self.covered.get(cell_id, []))
 
 
-def check_file(path: Path, start: int, end: int, n_players: int) -> str | None:
-    """``None`` if ``path`` is a complete batch file of games ``start .. end``, else why not."""
+def _removable(out: Path, rel: str) -> Path | None:
+    """The path of a batch file inside ``out/data`` that may be deleted (never anything else)."""
+    path = out / rel
+    if parse_part(path) is None:
+        return None
     try:
-        meta = pq.read_metadata(path)
-    except Exception as exc:  # noqa: BLE001 - any unreadable footer means a broken file
-        return f"unreadable ({type(exc).__name__})"
-    expected = (end - start) * n_players
-    if meta.num_rows != expected:
-        return f"{meta.num_rows} rows, expected {expected}"
-    names = meta.schema.names
-    if "game_index" not in names:
-        return "no game_index column"
-    col = names.index("game_index")
-    lo, hi = None, None
-    for rg in range(meta.num_row_groups):
-        stats = meta.row_group(rg).column(col).statistics
-        if stats is None or not stats.has_min_max:
-            return None
-        lo = stats.min if lo is None else min(lo, stats.min)
-        hi = stats.max if hi is None else max(hi, stats.max)
-    if lo is not None and (lo != start or hi != end - 1):
-        return f"game_index {lo}..{hi}, expected {start}..{end - 1}"
-    return None
+        path.resolve().relative_to(data_dir(out).resolve())
+    except ValueError:
+        return None
+    return path
 
 
 def scan(out: Path, study: Study) -> Scan:
-    """Validates the data of ``out`` against ``study``; deletes temporary, broken and overlapping files."""
-    covered: dict[str, list[tuple[int, int]]] = {c.id: [] for c in study.cells}
-    removed: list[tuple[Path, str]] = []
-    players = {c.id: c.n_players for c in study.cells}
-    root = data_dir(out)
-    if not root.is_dir():
-        return Scan(covered, removed)
-    for folder in sorted(root.iterdir()):
-        if not folder.is_dir():
-            continue
-        cell_id = folder.name[len("cell=") :] if folder.name.startswith("cell=") else None
-        for path in sorted(folder.iterdir()):
-            if path.name.endswith(TMP_SUFFIX):
-                path.unlink(missing_ok=True)
-                removed.append((path, "unfinished temporary file"))
-                continue
-            m = PART.match(path.name)
-            if cell_id not in players or m is None:
-                continue  # not ours: leave it alone, readers only look at part files of known cells
-            start, end = int(m.group(1)), int(m.group(2))
-            problem = check_file(path, start, end, players[cell_id]) if end > start else "empty range"
-            if problem is None and any(a < end and start < b for a, b in covered[cell_id]):
-                problem = "overlaps another batch file"
-            if problem is not None:
-                path.unlink(missing_ok=True)
-                removed.append((path, problem))
-                continue
-            covered[cell_id].append((start, end))
-    return Scan(covered, removed)
+    """Verifies the data of ``out`` against its records; deletes temporary files and files that
+    failed validation; raises :class:`UnreadableData` if a file cannot be read."""
+    check = check_run(out, study.to_spec().hash(), [c.id for c in study.cells])
+    if check.unreadable:
+        listing = "; ".join(f"{p}: {why}" for p, why in check.unreadable)
+        raise UnreadableData(
+            f"{out}: cannot read {listing}; fix the permissions (or move the file away to have its "
+            "games played again) and run the same command again; unreadable files are never deleted"
+        )
+    removed = []
+    for rel, why in check.bad:
+        path = _removable(out, rel)
+        if path is not None and path.exists():
+            path.unlink()
+        removed.append((rel, why))
+    for rel in check.temporaries:
+        with contextlib.suppress(OSError):
+            (out / rel).unlink()
+    covered = {c.id: check.covered(c.id) for c in study.cells}
+    return Scan(covered, removed, list(check.strays), list(check.notes))

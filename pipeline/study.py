@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import hashlib
 import itertools
+import json
 import os
 import re
 import sys
@@ -38,13 +39,26 @@ from typing import Any
 
 import rust_core
 
+from .rundir import CellSpec, StudySpec
+from .rundir.layout import MAX_GAMES
+
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover - exercised on 3.10 only
     import tomli as tomllib
 
 SAFE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*$")
-TOP_KEYS = ("name", "description", "game", "seed", "games_per_cell", "pair_seats", "variant", "grid")
+TOP_KEYS = (
+    "name",
+    "description",
+    "game",
+    "seed",
+    "games_per_cell",
+    "pair_seats",
+    "practical_threshold",
+    "variant",
+    "grid",
+)
 GRID_KEYS = ("players", "agents", "variants", "options")
 LINEUP_KEYS = ("agents", "games")
 MAX_SEED = 2**63 - 1
@@ -96,6 +110,8 @@ class Study:
     cells: list[Cell] = field(default_factory=list)
     #: SHA-256 of every file named by a path option of a cell, by absolute path.
     files: dict[str, str] = field(default_factory=dict)
+    #: Smallest difference of win rate that matters to the report (a share; None: its default).
+    practical_threshold: float | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -108,7 +124,18 @@ class Study:
             "source": self.source,
             "cells": [c.to_dict() for c in self.cells],
             "files": dict(self.files),
+            "practical_threshold": self.practical_threshold,
         }
+
+    def to_spec(self) -> StudySpec:
+        """The study as the manifest records it."""
+        cells = [
+            CellSpec(c.id, c.label, c.n_players, dict(c.variant), list(c.agents), c.games) for c in self.cells
+        ]
+        return StudySpec(
+            self.name, self.description, self.game, self.seed, self.games_per_cell, self.pair_seats,
+            self.source, cells, dict(self.files), self.practical_threshold,
+        )  # fmt: skip
 
     def cell(self, cell_id: str) -> Cell:
         for c in self.cells:
@@ -119,9 +146,9 @@ class Study:
     def with_games(self, games_per_cell: int) -> Study:
         """The same study with ``games_per_cell`` games in every cell (rounded up for seat pairs),
         line-ups with their own ``games`` included."""
-        if games_per_cell < 1:
+        if not 1 <= games_per_cell <= MAX_GAMES:
             raise StudyError(
-                self.source, "games_per_cell", f"must be a positive integer, got {games_per_cell}"
+                self.source, "games_per_cell", f"must be an integer 1..{MAX_GAMES}, got {games_per_cell}"
             )
         cells = [
             replace(c, games=games_for(games_per_cell, c.n_players, self.pair_seats)) for c in self.cells
@@ -271,9 +298,9 @@ def parse_study(
     if game not in allowed_games:
         raise ck.fail("game", f"unknown game {game!r}; allowed: {', '.join(allowed_games)}")
     seed = ck.integer(data, "seed", 0, MAX_SEED)
-    games = ck.integer(data, "games_per_cell", 1, 10**12)
-    if games_per_cell is not None and games_per_cell < 1:
-        raise ck.fail("games_per_cell", f"must be a positive integer, got {games_per_cell}")
+    games = ck.integer(data, "games_per_cell", 1, MAX_GAMES)
+    if games_per_cell is not None and not 1 <= games_per_cell <= MAX_GAMES:
+        raise StudyError(source, "--games", f"must be an integer 1..{MAX_GAMES}, got {games_per_cell}")
     default_games = games if games_per_cell is None else games_per_cell
     pair_seats = data.get("pair_seats", False)
     if not isinstance(pair_seats, bool):
@@ -336,8 +363,12 @@ def parse_study(
                 raise ck.fail(f"{where}.agents", "missing (an agent spec or an array of specs)")
             if "games" in entry:
                 own_games = entry["games"]
-                if isinstance(own_games, bool) or not isinstance(own_games, int) or own_games < 1:
-                    raise ck.fail(f"{where}.games", f"must be a positive integer, got {own_games!r}")
+                if (
+                    isinstance(own_games, bool)
+                    or not isinstance(own_games, int)
+                    or not 1 <= own_games <= MAX_GAMES
+                ):
+                    raise ck.fail(f"{where}.games", f"must be an integer 1..{MAX_GAMES}, got {own_games!r}")
             where, entry = f"{where}.agents", entry["agents"]
         if isinstance(entry, str):
             lineups.append(entry)
@@ -412,8 +443,9 @@ def parse_study(
                     try:
                         rust_core.validate(game, variant, agents)
                     except ValueError as exc:
-                        where = _blame(
-                            game, n, agents, common, (pname if show_preset else None, preset), axes, combo
+                        named = (pname if show_preset else None, preset)
+                        where = _field_of(exc, named, axes) or _blame(
+                            game, n, agents, common, named, axes, combo
                         )
                         raise ck.fail(where, f"{exc} (cell {'-'.join(parts)})") from None
                     cells.append(
@@ -434,6 +466,7 @@ def parse_study(
         raise ck.fail(
             "grid", f"cells with the same id: {', '.join(dupes)}; make variant names or values distinct"
         )
+    _refuse_identical(ck, game, cells)
     files: dict[str, str] = {}
     for c in cells:
         for key in sorted(paths & c.variant.keys()):
@@ -441,7 +474,47 @@ def parse_study(
             if isinstance(value, str) and value not in files:
                 files[value] = file_sha256(value)
     files = dict(sorted(files.items()))
-    return Study(name, description, game, seed, default_games, pair_seats, source, cells, files)
+    threshold = data.get("practical_threshold")
+    if threshold is not None and (
+        isinstance(threshold, bool) or not isinstance(threshold, (int, float)) or not 0 < threshold < 1
+    ):
+        raise ck.fail(
+            "practical_threshold", f"must be a share between 0 and 1 (0.01 = 1 point), got {threshold!r}"
+        )
+    return Study(
+        name,
+        description,
+        game,
+        seed,
+        default_games,
+        pair_seats,
+        source,
+        cells,
+        files,
+        None if threshold is None else float(threshold),
+    )
+
+
+def _settings(game: str, cell: Cell) -> str:
+    """A cell's settings with every option at its value (defaults filled in), as canonical JSON."""
+    options = {o["name"]: o["default"] for o in rust_core.variant_schema(game)}
+    options.update(cell.variant)
+    return json.dumps([cell.n_players, options, cell.agents], sort_keys=True)
+
+
+def _refuse_identical(ck: _Checker, game: str, cells: list[Cell]) -> None:
+    """Two cells with the same settings would play the same games and be compared as independent."""
+    seen: dict[str, str] = {}
+    for cell in cells:
+        key = _settings(game, cell)
+        if key in seen:
+            raise ck.fail(
+                "grid",
+                f"cells {seen[key]} and {cell.id} have identical settings ({cell.n_players} players, "
+                f"agents {', '.join(cell.agents)}, the same variant options once defaults are filled in): "
+                "they would play the same games; remove one or make them differ",
+            )
+        seen[key] = cell.id
 
 
 def _fails(game: str, variant: dict[str, Any], agents: list[str]) -> bool:
@@ -450,6 +523,28 @@ def _fails(game: str, variant: dict[str, Any], agents: list[str]) -> bool:
     except ValueError:
         return True
     return False
+
+
+def _field_of(
+    exc: ValueError, preset: tuple[str | None, dict[str, Any]], axes: list[tuple[str, list[Any]]]
+) -> str | None:
+    """The study field named by a structured engine error (``rust_core.EngineError``: ``kind``,
+    ``option``), or ``None`` when the error does not say (then :func:`_blame` finds it)."""
+    if not isinstance(exc, rust_core.EngineError):
+        return None
+    kind, option = str(exc.kind or ""), exc.option
+    if option:
+        if any(key == option for key, _ in axes):
+            return f"grid.options.{option}"
+        pname, options = preset
+        if pname is not None and option in options:
+            return f"grid.variants.{pname}"
+        return "variant"
+    if "agent" in kind:
+        return "grid.agents"
+    if "player" in kind:
+        return "grid.players"
+    return None
 
 
 def _blame(

@@ -80,14 +80,18 @@ def write_study(tmp_path: Path) -> Callable[..., Path]:
 
 
 def _read_run(out: Path):
-    """All rows of a run directory as one table with a ``cell`` column, sorted by cell, game, player."""
+    """All rows of the verified batch files of a run (through the run-directory contract) as one
+    table with a ``cell`` column, sorted by cell, game, player."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
+    from pipeline import rundir
+
     tables = []
-    for path in sorted((out / "data").glob("cell=*/part-*.parquet")):
-        table = pq.read_table(path)
-        cell = path.parent.name.split("=", 1)[1]
+    for record in sorted(rundir.verify_run(out).check.good, key=lambda r: r.path):
+        table = pq.read_table(out / record.path)
+        table = table.replace_schema_metadata(None)
+        cell = record.cell
         tables.append(table.append_column("cell", pa.array([cell] * table.num_rows, pa.string())))
     table = pa.concat_tables(tables)
     return table.sort_by([("cell", "ascending"), ("game_index", "ascending"), ("player", "ascending")])

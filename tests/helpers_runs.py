@@ -1,19 +1,16 @@
-"""Writes small study runs in the pipeline's on-disk format, without the pipeline.
-
-``RUN_DIR/manifest.json`` plus ``RUN_DIR/data/cell=<id>/part-<start:012d>-<end:012d>.parquet``
-(zstd) holding ``rust_core.simulate`` columns and ``n_players`` (int32).
-"""
+"""Writes small study runs through the run-directory contract (:mod:`pipeline.rundir`), without
+Ray: the manifest, one recorded batch file per ``batch`` games, ``rust_core.simulate`` columns
+plus ``n_players`` (int32)."""
 
 from __future__ import annotations
 
-import json
 import pathlib
 from typing import Any
 
 import pyarrow as pa
-import pyarrow.parquet as pq
 
 import rust_core
+from pipeline import rundir
 
 
 def write_run(
@@ -29,51 +26,64 @@ def write_run(
     """Simulates every cell and writes a run; cells have ``id``, ``agents``, ``games`` and
     optionally ``variant`` and ``label``."""
     run_dir.mkdir(parents=True, exist_ok=True)
-    done = 0
-    manifest_cells = []
-    for cell in cells:
-        agents = list(cell["agents"])
-        variant = dict(cell.get("variant", {}))
-        games = int(cell["games"])
-        out = run_dir / "data" / f"cell={cell['id']}"
-        out.mkdir(parents=True, exist_ok=True)
-        for start in range(0, games, batch):
-            count = min(batch, games - start)
-            rb = rust_core.simulate(game, variant, agents, seed, start, count, pair_seats=pair_seats)
-            table = pa.Table.from_batches([rb])
-            table = table.append_column("n_players", pa.array([len(agents)] * table.num_rows, pa.int32()))
-            pq.write_table(table, out / f"part-{start:012d}-{start + count:012d}.parquet", compression="zstd")
-        done += games
-        manifest_cells.append(
-            {
-                "id": cell["id"],
-                "label": cell.get("label", cell["id"]),
-                "n_players": len(agents),
-                "variant": variant,
-                "agents": agents,
-                "games": games,
-            }
+    specs = [
+        rundir.CellSpec(
+            id=c["id"],
+            label=c.get("label", c["id"]),
+            n_players=len(c["agents"]),
+            variant=dict(c.get("variant", {})),
+            agents=list(c["agents"]),
+            games=int(c["games"]),
         )
-    manifest = {
-        "study": {
-            "name": name,
-            "game": game,
-            "seed": seed,
-            "games_per_cell": max(int(c["games"]) for c in cells),
-            "pair_seats": pair_seats,
-            "cells": manifest_cells,
-        },
-        "versions": {
-            "balancelab": "0.1.0",
-            "rust_core": rust_core.__version__,
-            "ray": "n/a",
-            "python": "3.11",
-        },
-        "git_commit": "0000000",
-        "started": "2024-01-01T00:00:00Z",
-        "finished": "2024-01-01T00:00:05Z",
-        "wall_seconds": 5.0,
-        "games_done": done,
-    }
-    (run_dir / "manifest.json").write_text(json.dumps(manifest, indent=2))
+        for c in cells
+    ]
+    study = rundir.StudySpec(name, "", game, seed, max(c.games for c in specs), pair_seats, "test", specs, {})
+    for cell in specs:
+        for start in range(0, cell.games, batch):
+            count = min(batch, cell.games - start)
+            rb = rust_core.simulate(
+                game, cell.variant, cell.agents, seed, start, count, pair_seats=pair_seats
+            )
+            table = pa.Table.from_batches([rb])
+            table = table.append_column("n_players", pa.array([cell.n_players] * table.num_rows, pa.int32()))
+            rundir.write_batch(run_dir, study.hash(), cell.id, start, start + count, cell.n_players, table)
+    manifest = rundir.Manifest(
+        study=study,
+        engine=rundir.EngineSpec({game: 1}, {a: 1 for c in specs for a in c.agents}),
+        versions={"balancelab": "0.1.0", "rust_core": rust_core.__version__, "ray": "n/a", "python": "3.11"},
+        git_commit="0000000",
+        host="test",
+        started="2024-01-01T00:00:00Z",
+        first_started="2024-01-01T00:00:00Z",
+        finished="2024-01-01T00:00:05Z",
+        wall_seconds=5.0,
+        games_done=sum(c.games for c in specs),
+        games_planned=sum(c.games for c in specs),
+    )
+    rundir.write_manifest(run_dir, manifest)
     return run_dir
+
+
+def write_study_run(study: Any, run_dir: pathlib.Path, *, batch: int = 500, games: int | None = None) -> None:
+    """Writes the run of a loaded ``pipeline.study.Study`` the way ``balancelab run`` leaves it,
+    without Ray (``games``: only the first games of every cell, an unfinished run)."""
+    from pipeline import manifest as manifest_mod
+
+    run_dir.mkdir(parents=True, exist_ok=True)
+    man = manifest_mod.new(study, None)
+    manifest_mod.write(run_dir, man)
+    for cell in study.cells:
+        upto = cell.games if games is None else min(games, cell.games)
+        for start in range(0, upto, batch):
+            count = min(batch, upto - start)
+            rb = rust_core.simulate(
+                study.game, cell.variant, cell.agents, study.seed, start, count, pair_seats=study.pair_seats
+            )
+            table = pa.Table.from_batches([rb])
+            table = table.append_column("n_players", pa.array([cell.n_players] * table.num_rows, pa.int32()))
+            rundir.write_batch(
+                run_dir, man.study.hash(), cell.id, start, start + count, cell.n_players, table
+            )
+    man.games_done = sum(min(c.games, games or c.games) for c in study.cells)
+    man.finished = None if games is not None else "2024-01-01T00:00:05Z"
+    manifest_mod.write(run_dir, man)

@@ -145,3 +145,176 @@ def test_alhambra_tables(tmp_path):
     s = analysis.analyse(run)
     assert {"adjusted", "adj_lo", "adj_hi"} <= set(s.advantage.columns)
     assert len(s.warnings) == 2  # 40 games per cell cannot support a verdict
+
+
+@pytest.mark.parametrize(
+    ("lo", "hi", "cls"),
+    [
+        (0.012, 0.03, "matters"),
+        (-0.03, -0.011, "matters"),
+        (0.002, 0.03, "measurable"),
+        (0.002, 0.008, "negligible"),
+        (-0.008, 0.009, "fair"),
+        (-0.02, 0.005, "unsettled"),
+    ],
+)
+def test_practical_classes(lo, hi, cls):
+    from analysis.stats.practical import classify
+
+    assert classify(lo, hi, 0.01) == cls
+
+
+def test_p_values_and_points_read_as_words():
+    from analysis.words import p_value, pct_ci, pts
+
+    assert [p_value(x) for x in (0.0, 2.02e-119, 0.0004, 0.0123, 0.432, 0.999)] == [
+        "< 0.001",
+        "< 0.001",
+        "< 0.001",
+        "0.012",
+        "0.43",
+        "1",
+    ]
+    assert pts(-0.016) == "\u22121.6" and pts(0.047) == "+4.7"
+    assert pct_ci(0.4843, 0.4792, 0.4894) == "48.4% (95% CI 47.9–48.9%)"
+
+
+def test_advantage_parts_match_the_cluster_robust_fit(tmp_path):
+    run = write_run(
+        tmp_path / "run",
+        name="alh",
+        game="alhambra",
+        pair_seats=True,
+        cells=[{"id": "d", "agents": ["random"] * 2, "games": 400}],
+    )
+    rows = analysis.cell_rows(run, "d")
+    parts = alhambra.advantage_parts(rows, paired=True)
+    raw = start_advantage(rows, paired=True)
+    adjusted = alhambra.hand_adjusted_advantage(rows, paired=True)
+    assert parts["raw"].estimate == pytest.approx(raw.estimate, abs=1e-9)
+    assert parts["moving_first"].estimate == pytest.approx(adjusted.estimate, abs=1e-9)
+    assert parts["moving_first"].halfwidth == pytest.approx(adjusted.halfwidth, rel=0.02)
+    hand = parts["starting_hand"]
+    assert hand.estimate == pytest.approx(raw.estimate - adjusted.estimate, abs=1e-9)
+    assert hand.lo < hand.estimate < hand.hi
+
+
+def _fake_study(advantages: dict[str, tuple[str, float, float, float]], compare: list[dict] | None = None):
+    """A StudyAnalysis with hand-made advantage rows: cell id -> (label, est, lo, hi)."""
+    from analysis.model import StudyAnalysis
+    from analysis.stats.practical import classify
+
+    cells = [
+        {
+            "id": cid,
+            "label": label,
+            "n_players": 2,
+            "agents": [label.rsplit(", ", 1)[1]] * 2,
+            "variant": {},
+            "games": 100,
+        }
+        for cid, (label, *_rest) in advantages.items()
+    ]
+    adv = pl.DataFrame(
+        [
+            {
+                "cell": cid,
+                "label": label,
+                "n_players": 2,
+                "games": 100,
+                "units": 50,
+                "win_rate": 0.5 + e,
+                "fair": 0.5,
+                "advantage": e,
+                "lo": lo,
+                "hi": hi,
+                "halfwidth": (hi - lo) / 2,
+                "finding": classify(lo, hi, 0.01),
+                "equal_seats_p": 0.5,
+            }
+            for cid, (label, e, lo, hi) in advantages.items()
+        ]
+    )
+    empty = pl.DataFrame()
+    return StudyAnalysis(
+        manifest={"study": {"name": "fake", "game": "coin", "cells": cells}},
+        paired=True,
+        cells=cells,
+        rows={c["id"]: empty for c in cells},
+        seats=empty,
+        advantage=adv,
+        scores=empty,
+        outcomes=empty,
+        comparisons=pl.DataFrame(compare) if compare else empty,
+    )
+
+
+def test_skill_finding_says_when_the_answer_changes():
+    from analysis.findings import verdict
+
+    changes = _fake_study(
+        {
+            "g": ("2 players, greedy", 0.04, 0.033, 0.048),
+            "m": ("2 players, mcts:iters=100", -0.18, -0.23, -0.13),
+        }
+    )
+    skill = [f for f in verdict(changes) if f.title == "Skill"]
+    assert len(skill) == 1 and skill[0].sentence.startswith("The answer changes with skill")
+    assert skill[0].sentence.index("greedy") < skill[0].sentence.index("mcts")  # weakest first
+    same = _fake_study(
+        {"g": ("2 players, greedy", 0.04, 0.033, 0.048), "m": ("2 players, mcts:iters=100", 0.05, 0.02, 0.08)}
+    )
+    skill = [f for f in verdict(same) if f.title == "Skill"]
+    assert skill[0].sentence.startswith("The answer is the same at every skill level")
+
+
+def test_closest_to_fair_cites_the_holm_comparisons():
+    from analysis.findings import verdict
+
+    def comp(a, b, diff, reject, p):
+        return {
+            "metric": "start_advantage",
+            "cell_a": a,
+            "cell_b": b,
+            "diff": diff,
+            "lo": diff - 0.01,
+            "hi": diff + 0.01,
+            "p_holm": p,
+            "reject": reject,
+        }
+
+    s = _fake_study(
+        {
+            "a": ("2 players, official, greedy", -0.016, -0.021, -0.011),
+            "b": ("2 players, no_dirk, greedy", -0.020, -0.024, -0.015),
+            "c": ("2 players, money_3, greedy", -0.004, -0.008, 0.0),
+            "d": ("2 players, other, greedy", 0.006, 0.001, 0.011),
+        },
+        [
+            comp("a", "c", 0.012, True, 0.0001),
+            comp("b", "c", 0.016, True, 0.0001),
+            comp("c", "d", 0.01, False, 0.2),
+            comp("a", "b", -0.004, False, 0.5),
+            comp("a", "d", 0.022, True, 0.0001),
+            comp("b", "d", 0.026, True, 0.0001),
+        ],
+    )
+    closest = next(f for f in verdict(s) if f.title.startswith("Variant closest to fair"))
+    text = closest.sentence
+    assert text.startswith("money_3 is closest to fair")
+    assert "closer to fair than official" in text and "Holm p < 0.001" in text
+    assert "other (+0.6 points) errs the other way" in text
+    assert "Fair within ±1 point: money_3" in text
+
+
+def test_skill_finding_when_one_level_is_unsettled():
+    from analysis.findings import verdict
+
+    s = _fake_study(
+        {
+            "g": ("2 players, greedy", 0.01, -0.024, 0.044),
+            "m": ("2 players, mcts:iters=100", -0.16, -0.24, -0.07),
+        }
+    )
+    skill = next(f for f in verdict(s) if f.title == "Skill")
+    assert skill.sentence.startswith("Settled only at some skill levels (greedy needs more games)")

@@ -213,7 +213,7 @@ def test_report_has_the_hiroba_section_and_the_builtin_tile_set(tmp_path):
     for label in ("gardens tied", "kois won", "kois placed", "pebbles placed", "pass rate", "stones placed"):
         assert label in header
     section = md.split("## Hiroba", 1)[1].split("\n## ", 1)[0]
-    rows = [x for x in section.splitlines() if x.startswith("| 2 players |") or x.startswith("| 4 players |")]
+    rows = [x for x in section.splitlines() if x.startswith("| 2 players") or x.startswith("| 4 players")]
     assert len(rows) == 2 + 4
     # the start player is dealt 2 stones, the last of 4 players none
     assert rows[0].endswith("| 2.00 [2.00, 2.00] |") and rows[-1].endswith("| 0.00 [0.00, 0.00] |")

@@ -148,7 +148,7 @@ def test_a_changed_tile_file_is_refused_on_resume_and_replay(ray_local, tmp_path
     # the file put back: the run is continued (nothing left to play)
     tiles.write_bytes(original)
     man = run_study(load_study(str(study_path)), out, workers=2, progress=False, quiet=True)
-    assert man["games_played"] == 0
+    assert man.games_played == 0
 
 
 def test_missing_or_bad_tile_files_are_study_errors_naming_the_field(tmp_path, capsys):

@@ -11,7 +11,7 @@ import types
 import pyarrow.parquet as pq
 import pytest
 
-from pipeline import cli, manifest
+from pipeline import cli, manifest, rundir
 from pipeline.plan import missing_ranges
 from pipeline.runner import grow, run_study
 from pipeline.study import load_study
@@ -35,7 +35,11 @@ def test_run_layout_manifest_and_rows(write_study, tmp_path, read_run, expected_
     out = tmp_path / "run"
     man = run_study(load_study(str(path)), out, workers=2, batch_games=16, progress=False, quiet=True)
     on_disk = json.loads((out / "manifest.json").read_text())
-    assert on_disk == man
+    assert on_disk == man.to_dict()
+    assert on_disk["format"] == 2 and on_disk["study_hash"] == man.study.hash()
+    # the rules version recorded for resume checks is the one the engine writes into every row
+    assert on_disk["engine"]["rules_version"] == {"alhambra": read_run(out)["rules_version"][0].as_py()}
+    assert set(on_disk["engine"]["agent_versions"]) == {"random"}
     study = on_disk["study"]
     assert study["name"] == "small" and study["game"] == "alhambra" and study["seed"] == 5
     assert study["pair_seats"] is True and study["games_per_cell"] == 60
@@ -77,27 +81,43 @@ def test_same_data_with_one_or_two_workers_and_any_batch_size(write_study, tmp_p
     assert same(tables[0], expected_run(path))
 
 
-def test_resume_recomputes_missing_truncated_and_wrong_files_only(
-    write_study, tmp_path, read_run, expected_run
+def test_resume_replays_missing_truncated_changed_copied_and_foreign_files_only(
+    write_study, tmp_path, read_run, expected_run, capsys
 ):
     path = write_study(games=80)
     out = tmp_path / "run"
     run_study(load_study(str(path)), out, workers=2, batch_games=20, progress=False, quiet=True)
     parts = sorted((out / "data").rglob("part-*.parquet"))
     assert len(parts) == 8
-    missing, truncated, wrong, keep = parts[0], parts[1], parts[5], parts[7]
+    missing, truncated, wrong, flipped, copied, foreign, keep = (parts[i] for i in (0, 1, 5, 2, 3, 4, 7))
     missing.unlink()
     data = truncated.read_bytes()
     truncated.write_bytes(data[: len(data) // 2])
     table = pq.read_table(wrong)
     pq.write_table(table.slice(0, table.num_rows - 2), wrong, compression="zstd")
+    raw = bytearray(flipped.read_bytes())
+    raw[len(raw) // 2] ^= 4
+    flipped.write_bytes(bytes(raw))
+    copied.write_bytes(parts[6].read_bytes())
+    other = tmp_path / "other"
+    run_study(load_study(str(write_study(seed=99, games=80, filename="o.toml"))), other, workers=2,
+              batch_games=20, progress=False, quiet=True)  # fmt: skip
+    foreign.write_bytes((other / foreign.relative_to(out)).read_bytes())  # same name, another seed
+    stray = keep.with_name("part-000000000060-000000000080 (copy).parquet")
+    stray.write_bytes(keep.read_bytes())
     (wrong.parent / ".part-x.parquet.123.tmp").write_bytes(b"half")
     kept = os.stat(keep).st_ino, os.stat(keep).st_mtime_ns
+    capsys.readouterr()
     man = run_study(load_study(str(path)), out, workers=2, batch_games=20, progress=False, quiet=True)
-    assert (os.stat(keep).st_ino, os.stat(keep).st_mtime_ns) == kept
+    err = capsys.readouterr().err
+    for damaged in (missing, truncated, wrong, flipped, copied, foreign):
+        assert f"playing again {damaged.relative_to(out).as_posix()}: " in err, err
+    assert "a batch file of another study" in err and "content changed since it was written" in err
+    assert f"ignoring {stray.relative_to(out).as_posix()}: not a batch file of this run" in err
+    assert (os.stat(keep).st_ino, os.stat(keep).st_mtime_ns) == kept and stray.exists()
     assert not list(out.rglob("*.tmp"))
     assert same(read_run(out), expected_run(path))
-    assert man["games_done"] == 160
+    assert man.games_done == 160
     # nothing to do the third time
     before = {p: p.stat().st_mtime_ns for p in out.rglob("part-*.parquet")}
     run_study(load_study(str(path)), out, workers=2, batch_games=20, progress=False, quiet=True)
@@ -120,8 +140,8 @@ def test_more_games_extend_a_directory_and_another_study_is_refused(
     assert str(out) in err and "seed" in err and "another --out" in err
     # a smaller --games keeps the games on disk
     man = run_study(load_study(str(path), 20), out, workers=2, progress=False, quiet=True)
-    assert [c["games"] for c in man["study"]["cells"]] == [100, 100]
-    assert man["games_played"] == 0
+    assert [c.games for c in man.study.cells] == [100, 100]
+    assert man.games_played == 0
     # a run stopped early plans by what it asked for and what is on disk, not by the old plan
     old = json.loads((out / "manifest.json").read_text())
     for cell in old["study"]["cells"]:
@@ -129,8 +149,8 @@ def test_more_games_extend_a_directory_and_another_study_is_refused(
     old["finished"] = None
     (out / "manifest.json").write_text(json.dumps(old))
     man = run_study(load_study(str(path), 40), out, workers=2, progress=False, quiet=True)
-    assert [c["games"] for c in man["study"]["cells"]] == [100, 100]
-    assert man["games_played"] == 0 and man["games_done"] == 200
+    assert [c.games for c in man.study.cells] == [100, 100]
+    assert man.games_played == 0 and man.games_done == 200
 
 
 def test_cli_run_then_replay_matches_recorded_rows(write_study, tmp_path, capsys, monkeypatch):
@@ -164,6 +184,42 @@ def test_cli_run_then_replay_matches_recorded_rows(write_study, tmp_path, capsys
     assert "dirk" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("failure", ["ENOSPC", "EROFS"])
+def test_disk_full_or_read_only_ends_with_one_message_and_exit_1(
+    write_study, tmp_path, capsys, monkeypatch, failure, read_run, expected_run
+):
+    """Disk full while batch files are written, or a read-only directory (the first manifest):
+    one line, exit 1, nothing half-written; the same command continues once the disk has room."""
+    import errno
+
+    path = write_study(games=40)
+    out = tmp_path / "run"
+    real_fsync, calls = os.fsync, []
+    code = getattr(errno, failure)
+
+    def failing_fsync(fd):
+        calls.append(fd)
+        if failure == "EROFS" or len(calls) > 12:
+            raise OSError(code, os.strerror(code))
+        real_fsync(fd)
+
+    monkeypatch.setattr(os, "fsync", failing_fsync)
+    argv = ["run", str(path), "--out", str(out), "--batch-games", "10", "--no-progress", "--no-report"]
+    assert cli.main(argv) == 1
+    monkeypatch.undo()
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("balancelab: error: cannot write "), err
+    assert os.strerror(code) in err[0]
+    assert not list(out.rglob("*.tmp"))
+    if failure == "EROFS":
+        assert sorted(p.name for p in out.iterdir()) == [".lock"]  # no manifest, no data
+    else:
+        records, _ = rundir.read_records(out)
+        assert 0 < len(records) < 8
+    assert cli.main(argv) == 0
+    assert same(read_run(out), expected_run(path))
+
+
 def test_grow_asks_for_games_by_the_square_of_the_width_ratio(write_study):
     study = load_study(str(write_study(games=100)))
     grown = grow(study, {"p2-official": 0.02, "p2-no_dirk": 0.005}, 0.01, 10_000)
@@ -191,10 +247,10 @@ def test_precision_rounds_until_every_cell_is_narrow_enough(write_study, tmp_pat
     man = run_study(load_study(str(path)), out, workers=2, progress=False, quiet=True, precision=0.05)
     assert calls[0] == {"p2-official": 50, "p2-no_dirk": 50}
     assert all(n >= 400 for n in calls[-1].values())
-    assert [c["games"] for c in man["study"]["cells"]] == [calls[-1]["p2-official"], calls[-1]["p2-no_dirk"]]
+    assert [c.games for c in man.study.cells] == [calls[-1]["p2-official"], calls[-1]["p2-no_dirk"]]
     table = read_run(out)
-    assert table.num_rows == 2 * sum(c["games"] for c in man["study"]["cells"])
-    assert len(man["precision_rounds"]) == len(calls)
+    assert table.num_rows == 2 * sum(c.games for c in man.study.cells)
+    assert len(man.precision_rounds) == len(calls)
 
 
 def test_a_directory_being_written_by_another_run_is_refused(write_study, tmp_path):
@@ -208,14 +264,14 @@ def test_a_directory_being_written_by_another_run_is_refused(write_study, tmp_pa
             run_study(load_study(str(path)), out, workers=2, progress=False, quiet=True)
     assert not (out / "data").exists()
     man = run_study(load_study(str(path)), out, workers=2, progress=False, quiet=True)
-    assert man["games_done"] == 20
+    assert man.games_done == 20
 
 
 def test_cli_report_calls_the_analysis_report(tmp_path, monkeypatch, capsys):
     calls = []
 
-    def write_report(run_dir, out_dir):
-        calls.append((run_dir, out_dir))
+    def write_report(run_dir, out_dir, allow_partial=False):
+        calls.append((run_dir, out_dir, allow_partial))
         return out_dir / "index.html"
 
     fake = types.ModuleType("analysis.report")
@@ -226,7 +282,7 @@ def test_cli_report_calls_the_analysis_report(tmp_path, monkeypatch, capsys):
     (tmp_path / "manifest.json").write_text("{}")
     assert cli.main(["report", str(tmp_path), "--report-dir", str(tmp_path / "r")]) == 0
     assert cli.main(["report", str(tmp_path)]) == 0
-    assert calls == [(tmp_path, tmp_path / "r"), (tmp_path, tmp_path / "report")]
+    assert calls == [(tmp_path, tmp_path / "r", False), (tmp_path, tmp_path / "report", False)]
     assert "index.html" in capsys.readouterr().out
     monkeypatch.setitem(sys.modules, "analysis.report", None)
     assert cli.main(["report", str(tmp_path)]) == 0

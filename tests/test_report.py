@@ -1,88 +1,178 @@
-"""The report: files written, self-contained HTML, and a real render in headless Chromium."""
+"""The report: verdict first, honest figures, one offline HTML file, a real render in headless
+Chromium, and one way through ``analysis/`` (no import cycle; only the renderer draws)."""
 
 from __future__ import annotations
 
+import ast
+import json
 import pathlib
 import re
 import shutil
 import subprocess
 
+import polars as pl
 import pytest
 from helpers_runs import write_run
 
+from analysis import analyse, verdict
 from analysis.report import write_report
+from analysis.report.style import cell_colours
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+ANALYSIS = pathlib.Path(__file__).resolve().parents[1] / "analysis"
 
 CHECK_SCRIPT = """
 <script>
 window.addEventListener('load', function () {
   var imgs = Array.from(document.images);
   var ok = imgs.filter(function (i) { return i.complete && i.naturalWidth > 0; }).length;
+  var v = document.getElementById('verdict');
   var out = document.createElement('pre');
   out.id = 'img-check';
-  out.textContent = 'IMAGES ' + ok + '/' + imgs.length;
+  out.textContent = 'IMAGES ' + ok + '/' + imgs.length + ' VERDICT ' +
+    (v ? Math.round(v.getBoundingClientRect().top) + ' ' + v.querySelectorAll('li').length : 'none');
   document.body.appendChild(out);
 });
 </script>
 """
 
+CELLS = [
+    {"id": "dirk", "label": "2 players, dirk_official, random", "agents": ["random"] * 2, "games": 60},
+    {
+        "id": "nodirk",
+        "label": "2 players, no_dirk, random",
+        "variant": {"dirk": False},
+        "agents": ["random"] * 2,
+        "games": 60,
+    },
+    {"id": "p3", "label": "3 players, dirk_official, random", "agents": ["random"] * 3, "games": 30},
+]
+
 
 @pytest.fixture(scope="module")
 def report(tmp_path_factory) -> pathlib.Path:
     root = tmp_path_factory.mktemp("rep")
+    run = write_run(root / "run", name="alhambra-mini", game="alhambra", pair_seats=True, cells=CELLS)
+    index = write_report(run)  # into the run: run/report/
+    assert index == run / "report" / "index.html"
+    return index
+
+
+def _h2(md: str) -> list[str]:
+    return [x[3:] for x in md.splitlines() if x.startswith("## ")]
+
+
+def test_verdict_comes_first_and_methods_last(report):
+    md = (report.parent / "report.md").read_text()
+    heads = _h2(md)
+    assert heads[0] == "Verdict"
+    assert heads[-3:] == ["Methods", "Glossary", "Provenance"]
+    for h in (
+        "Start-player advantage",
+        "Comparisons between cells",
+        "Win rate by seat",
+        "Dirk (2-player variant)",
+    ):
+        assert h in heads
+    block = md.split("## Verdict", 1)[1].split("\n## ", 1)[0]
+    # one sentence per cell, with its win rate, interval and fair share, named by label, not id
+    for name in ("2 players, dirk_official", "2 players, no_dirk", "3 players, dirk_official"):
+        assert f"- **{name}.** The start player wins " in block
+    assert block.count("(95% CI ") >= 3 and "fair is 50.0%" in block and "fair is 33.3%" in block
+    assert "Variant closest to fair" in block and "Which number describes the game" in block
+    assert "±1 point of win rate (the default)" in block
+
+
+def test_numbers_read_as_words(report):
+    md = (report.parent / "report.md").read_text()
+    assert not re.search(r"\d\.\d+e-\d+", md), "no scientific notation"
+    assert "p (Holm)" in md and "unit of analysis is the deal" in md
+    for term in ("cell", "deal", "fair share", "points of win rate", "p (Holm)", "matters"):
+        assert f"| {term} |" in md  # glossary
+    s = analyse(report.parent.parent)
+    assert {"finding", "first", "hand", "win_rate"} <= set(s.advantage.columns)
+    parts = s.advantage.select((pl.col("first") + pl.col("hand") - pl.col("advantage")).abs().max()).item()
+    assert parts < 1e-9  # moving first + starting hand = raw
+
+
+def test_html_is_one_offline_file(report):
+    page = report.read_text()
+    md = (report.parent / "report.md").read_text()
+    srcs = re.findall(r'<img[^>]*src="([^"]+)"', page)
+    figures = re.findall(r"\(figures/(\w+)\.png\)", md)
+    assert len(srcs) == len(figures) >= 7
+    assert all(s.startswith("data:image/png;base64,") for s in srcs)
+    assert not re.search(r'(src|href)="(https?:|file:|/)', page), "must not reference external resources"
+    assert page.index('id="verdict"') < page.index("<img")
+    for name in figures:
+        assert (report.parent / "figures" / f"{name}.svg").read_text().lstrip().startswith("<?xml")
+
+
+def test_figures_name_cells_by_label_and_keep_their_colour(report):
+    figs = report.parent / "figures"
+    colours = cell_colours([c["id"] for c in CELLS])
+    texts = {}
+    for svg in ("start_advantage", "seat_win_rates_p2", "scores_by_seat", "game_length", "dirk"):
+        text = (figs / f"{svg}.svg").read_text()
+        texts[svg] = text
+        assert colours["dirk"].lower() in text.lower(), svg  # the same cell, the same colour
+    assert colours["nodirk"].lower() not in texts["dirk"].lower()  # no Dirk in that cell
+    assert ">2 players, no_dirk<" in texts["start_advantage"] and ">nodirk<" not in texts["start_advantage"]
+    # the advantage is drawn against the threshold band around 0, in points
+    assert "within the practical threshold" in texts["start_advantage"]
+
+
+def test_threshold_is_a_study_setting(tmp_path):
     run = write_run(
-        root / "run",
-        name="alhambra-mini",
+        tmp_path / "run",
+        name="coin-t",
+        game="coin",
+        cells=[
+            {
+                "id": "a",
+                "label": "3 players, biased",
+                "agents": ["random"] * 3,
+                "variant": {"p": [0.36, 0.33, 0.31]},
+                "games": 3000,
+            },
+        ],
+    )
+    s1 = analyse(run)
+    manifest = json.loads((run / "manifest.json").read_text())
+    manifest["study"]["practical_threshold"] = 0.1
+    (run / "manifest.json").write_text(json.dumps(manifest))
+    s2 = analyse(run)
+    assert (s1.threshold, s1.threshold_source) == (0.01, "default")
+    assert (s2.threshold, s2.threshold_source) == (0.1, "study setting practical_threshold")
+    assert s1.advantage["finding"][0] in ("matters", "measurable")
+    assert s2.advantage["finding"][0] in ("fair", "negligible")
+    assert "±10 points of win rate (study setting practical_threshold)" in " ".join(analysis_scope(s2))
+    with pytest.raises(ValueError, match="practical_threshold"):
+        analyse(run, threshold=2.0)
+
+
+def analysis_scope(s):
+    from analysis.findings import scope
+
+    return scope(s)
+
+
+def test_skill_dependence_side_by_side(tmp_path):
+    run = write_run(
+        tmp_path / "run",
+        name="skill",
         game="alhambra",
         pair_seats=True,
         cells=[
-            {"id": "dirk", "label": "2p with Dirk", "agents": ["random"] * 2, "games": 60},
-            {
-                "id": "nodirk",
-                "label": "2p without Dirk",
-                "variant": {"dirk": False},
-                "agents": ["random"] * 2,
-                "games": 60,
-            },
-            {"id": "p3", "label": "3 players", "agents": ["random"] * 3, "games": 30},
+            {"id": "p2-random", "label": "2 players, random", "agents": ["random"] * 2, "games": 20},
+            {"id": "p2-greedy", "label": "2 players, greedy", "agents": ["greedy"] * 2, "games": 20},
         ],
     )
-    return write_report(run)  # into the run: run/report/
-
-
-def test_report_files(report):
-    out = report.parent
-    assert report.name == "index.html" and out.name == "report" and (out.parent / "manifest.json").exists()
-    md = (out / "report.md").read_text()
-    for name in ("start_advantage", "seat_win_rates", "scores_by_seat", "game_length", "dirk", "differences"):
-        assert (out / "figures" / f"{name}.png").stat().st_size > 1000
-        assert (out / "figures" / f"{name}.svg").read_text().lstrip().startswith("<?xml")
-        assert f"figures/{name}.png" in md
-    for heading in (
-        "## Summary",
-        "## Provenance",
-        "## Start-player advantage",
-        "## Dirk",
-        "## Variant comparisons",
-    ):
-        assert heading in md
-    # Every cell whose interval is too wide for its verdict gets a warning (tiny cells: most).
-    from analysis import analyse
-
-    study = analyse(out.parent.parent / "run")
-    inconclusive = sum("no detectable" in v for v in study.advantage["verdict"].to_list())
-    assert inconclusive >= 1
-    assert md.count("**Warning:**") == inconclusive == len(study.warnings)
-
-
-def test_html_is_self_contained(report):
-    page = report.read_text()
-    srcs = re.findall(r'<img[^>]*src="([^"]+)"', page)
-    assert len(srcs) == 6
-    assert all(s.startswith("data:image/png;base64,") for s in srcs)
-    assert not re.search(r'(src|href)="(https?:|file:|/)', page), "must not reference external resources"
-    assert "adjusted for starting hand" in page and "Holm" in page
+    index = write_report(run, tmp_path / "reports")
+    md = (index.parent / "report.md").read_text()
+    assert "## Skill dependence" in md
+    assert "| question | random: advantage, points [95% CI] | greedy: advantage, points [95% CI] |" in md
+    assert any(f.title == "Skill" for f in verdict(analyse(run)))
 
 
 @pytest.mark.skipif(CHROMIUM is None, reason="needs chromium (apt-get install -y chromium)")
@@ -96,17 +186,106 @@ def test_html_renders_in_headless_chromium(report, tmp_path):
         "--disable-gpu",
         "--disable-dev-shm-usage",
         "--virtual-time-budget=10000",
+        "--window-size=1280,1000",
         f"--user-data-dir={tmp_path / 'profile'}",
     ]
     dom = subprocess.run([*flags, "--dump-dom", probe.as_uri()], capture_output=True, text=True, timeout=120)
-    m = re.search(r"IMAGES (\d+)/(\d+)", dom.stdout)
+    m = re.search(r"IMAGES (\d+)/(\d+) VERDICT (\S+) (\d+)", dom.stdout)
     assert m, dom.stderr[-2000:]
-    assert int(m.group(2)) == 6 and m.group(1) == m.group(2), m.group(0)
+    images = len(re.findall(r"<img ", report.read_text()))
+    assert int(m.group(2)) == images and m.group(1) == m.group(2), m.group(0)
+    # the verdict block is on the first screen and holds one finding per cell at least
+    assert 0 <= int(m.group(3)) < 300 and int(m.group(4)) >= len(CELLS), m.group(0)
     shot = tmp_path / "shot.png"
-    subprocess.run(
-        [*flags, f"--screenshot={shot}", "--window-size=1200,2400", report.as_uri()],
-        capture_output=True,
-        timeout=120,
-    )
+    subprocess.run([*flags, f"--screenshot={shot}", report.as_uri()], capture_output=True, timeout=120)
     assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and shot.stat().st_size > 20_000
-    shutil.copy(shot, report.parent / "screenshot.png")
+
+
+# ---------------------------------------------------------------- one way through analysis/
+
+
+def _module(path: pathlib.Path) -> str:
+    parts = list(path.relative_to(ANALYSIS.parent).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _imports(path: pathlib.Path, modules: set[str]) -> set[str]:
+    """Modules of ``analysis`` that ``path`` imports anywhere (top level, functions, TYPE_CHECKING)."""
+    me = _module(path)
+    package = me if path.name == "__init__.py" else me.rsplit(".", 1)[0]
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        names: list[str] = []
+        if isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = package.split(".")
+            base = base[: len(base) - node.level + 1] if node.level else []
+            root = ".".join([*base, *(node.module.split(".") if node.module else [])])
+            # ``from . import x`` imports the submodule x, ``from .m import f`` the module m
+            names = [f"{root}.{a.name}" if f"{root}.{a.name}" in modules else root for a in node.names]
+        for name in names:
+            if name in modules and name != me:
+                found.add(name)
+    return found
+
+
+def _graph() -> dict[str, set[str]]:
+    files = sorted(ANALYSIS.rglob("*.py"))
+    modules = {_module(f) for f in files}
+    return {_module(f): _imports(f, modules) for f in files}
+
+
+def test_analysis_has_no_import_cycle():
+    graph = _graph()
+    graph.pop("analysis")  # the package's face re-exports from below; nothing imports it back
+    state: dict[str, int] = {}
+
+    def visit(node: str, path: list[str]) -> None:
+        state[node] = 1
+        for nxt in sorted(graph.get(node, ())):
+            if nxt == "analysis" or graph.get(nxt) is None:
+                continue
+            assert state.get(nxt) != 1, "import cycle: " + " -> ".join([*path, nxt])
+            if nxt not in state:
+                visit(nxt, [*path, nxt])
+        state[node] = 2
+
+    for node in graph:
+        if node not in state:
+            visit(node, [node])
+
+
+def test_only_the_renderer_draws_and_sections_return_data():
+    graph = _graph()
+    for path in sorted(ANALYSIS.rglob("*.py")):
+        me = _module(path)
+        if me.startswith("analysis.report"):
+            continue
+        tree = ast.parse(path.read_text())
+        imported = {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
+        imported |= {n.module or "" for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}
+        assert not any(x.split(".")[0] == "matplotlib" for x in imported), f"{me} must not draw"
+        assert not any(x.startswith("analysis.report") for x in graph[me]), f"{me} imports the renderer"
+    # games.py knows no game module and no analysis step above it
+    assert graph["analysis.games"] <= {"analysis.content", "analysis.model"}
+    for game in ("analysis.alhambra", "analysis.hiroba"):
+        assert not graph[game] & {"analysis.study", "analysis.findings"}
+
+
+def test_practical_threshold_is_a_study_field():
+    from pipeline.study import StudyError, parse_study
+
+    data = {
+        "name": "t",
+        "game": "coin",
+        "seed": 1,
+        "games_per_cell": 10,
+        "grid": {"players": [2], "agents": ["random"]},
+    }
+    assert parse_study(data, "t.toml").to_dict()["practical_threshold"] is None
+    assert (
+        parse_study({**data, "practical_threshold": 0.02}, "t.toml").to_dict()["practical_threshold"] == 0.02
+    )
+    with pytest.raises(StudyError, match="practical_threshold: must be a share"):
+        parse_study({**data, "practical_threshold": 2}, "t.toml")

@@ -11,6 +11,7 @@ import polars as pl
 import pytest
 from helpers_runs import write_run
 
+from analysis.report import write_strength
 from analysis.strength import (
     ELO_PER_LOGIT,
     analyse_strength,
@@ -18,7 +19,6 @@ from analysis.strength import (
     format_strength,
     ladder_key,
     strength_from_rows,
-    write_strength,
 )
 from pipeline.cli import main as cli_main
 from pipeline.study import load_study

@@ -81,8 +81,9 @@ def test_a_lineup_table_keeps_its_own_games_when_games_per_cell_changes(write_st
         assert [games[i] for i in games if i.endswith("-greedy")] == [8, 8, 9, 9]
     assert all(c.agents == ["greedy"] * c.n_players for c in study.cells if c.id.endswith("-greedy"))
     for entry, field, needle in [
-        ('{ agents = "greedy", games = 0 }', "grid.agents[1].games", "positive integer"),
-        ('{ agents = "greedy", games = true }', "grid.agents[1].games", "positive integer"),
+        ('{ agents = "greedy", games = 0 }', "grid.agents[1].games", "integer 1..1000000000"),
+        ('{ agents = "greedy", games = true }', "grid.agents[1].games", "integer 1..1000000000"),
+        ('{ agents = "greedy", games = 1000000001 }', "grid.agents[1].games", "integer 1..1000000000"),
         ('{ agents = "greedy", colour = 1 }', "grid.agents[1].colour", "allowed: agents, games"),
         ("{ games = 5 }", "grid.agents[1].agents", "missing"),
         ("{ agents = 5 }", "grid.agents[1].agents", "agent spec"),
@@ -100,6 +101,7 @@ def test_a_lineup_table_keeps_its_own_games_when_games_per_cell_changes(write_st
         (("seed = 3", 'seed = "three"'), "seed", ["integer"]),
         (("seed = 3", "seed = -1"), "seed", ["integer"]),
         (("games_per_cell = 10", "games_per_cell = 0"), "games_per_cell", ["integer"]),
+        (("games_per_cell = 10", "games_per_cell = 1000000001"), "games_per_cell", ["1..1000000000"]),
         (("pair_seats = true", "pair_seats = 1"), "pair_seats", ["true or false"]),
         (("players = [2, 3]", "players = []"), "grid.players", ["non-empty"]),
         (("players = [2, 3]", "players = [2, 9]"), "grid.players", ["2..=6"]),

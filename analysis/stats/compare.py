@@ -3,14 +3,16 @@
 Each metric is reduced to one value per independent unit (game, or deal with
 ``pair_seats``); the difference of two cells' means gets a Welch t-interval and p-value
 (statsmodels ``CompareMeans``). All comparisons of a study form one family corrected with
-Holm's method (``multipletests(method="holm")``).
+Holm's method (``multipletests(method="holm")``). Each comparison is also classed against the
+metric's practical threshold (``finding``: see :mod:`analysis.stats.practical`); a difference that
+Holm does not confirm is never called different.
 """
 
 from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -20,6 +22,7 @@ from statsmodels.stats.weightstats import CompareMeans, DescrStatsW
 
 from .intervals import ALPHA, unit_means
 from .outcomes import game_table
+from .practical import classify
 
 __all__ = ["METRICS", "Metric", "compare_cells", "metric_units"]
 
@@ -88,6 +91,32 @@ def _verdict(
     return f"no detectable difference in {metric.label} at this sample size (95% CI {lo:+.3g} to {hi:+.3g})"
 
 
+_SCHEMA = {
+    "metric": pl.String,
+    "label": pl.String,
+    "cell_a": pl.String,
+    "cell_b": pl.String,
+    "mean_a": pl.Float64,
+    "mean_b": pl.Float64,
+    "diff": pl.Float64,
+    "lo": pl.Float64,
+    "hi": pl.Float64,
+    "p_value": pl.Float64,
+    "p_holm": pl.Float64,
+    "reject": pl.Boolean,
+    "threshold": pl.Float64,
+    "finding": pl.String,
+    "verdict": pl.String,
+}
+
+
+def _finding(diff_lo: float, diff_hi: float, reject: bool, tol: float) -> str:
+    cls = classify(diff_lo, diff_hi, tol)
+    if not reject and cls in ("matters", "measurable", "negligible"):
+        return "fair" if -tol <= diff_lo and diff_hi <= tol else "unsettled"
+    return cls
+
+
 def compare_cells(
     cells: Mapping[str, pl.DataFrame],
     *,
@@ -95,13 +124,20 @@ def compare_cells(
     pairs: list[tuple[str, str]] | None = None,
     metrics: tuple[Metric, ...] = METRICS,
     alpha: float = ALPHA,
+    labels: Mapping[str, str] | None = None,
+    negligible: Mapping[str, float] | None = None,
 ) -> pl.DataFrame:
     """Compares every metric between cells (default: all pairs with equal player counts).
 
-    ``cells`` maps cell ids (or labels) to their rows. Returns one row per comparison:
-    ``metric``, ``cell_a``, ``cell_b``, ``diff`` (b - a), ``lo``, ``hi``, ``p_value``,
-    ``p_holm``, ``reject`` (at ``alpha`` after Holm) and ``verdict``.
+    ``cells`` maps cell ids to their rows; ``labels`` names them in the verdicts (default: the
+    ids); ``negligible`` overrides metrics' thresholds by name (e.g. the study's practical
+    threshold for ``start_advantage``). Returns one row per comparison: ``metric``, ``label``,
+    ``cell_a``, ``cell_b``, ``mean_a``, ``mean_b``, ``diff`` (b - a), ``lo``, ``hi``, ``p_value``,
+    ``p_holm``, ``reject`` (at ``alpha`` after Holm), ``threshold``, ``finding`` and ``verdict``.
     """
+    if negligible:
+        metrics = tuple(replace(m, negligible=negligible.get(m.name, m.negligible)) for m in metrics)
+    names = dict(labels or {})
     if pairs is None:
         n_of = {k: int(v["seat"].to_numpy().max()) + 1 for k, v in cells.items()}
         pairs = [(a, b) for a, b in itertools.combinations(cells, 2) if n_of[a] == n_of[b]]
@@ -131,36 +167,16 @@ def compare_cells(
                 }
             )
     if not recs:
-        return pl.DataFrame(
-            schema={
-                "metric": pl.String,
-                "label": pl.String,
-                "cell_a": pl.String,
-                "cell_b": pl.String,
-                "mean_a": pl.Float64,
-                "mean_b": pl.Float64,
-                "diff": pl.Float64,
-                "lo": pl.Float64,
-                "hi": pl.Float64,
-                "p_value": pl.Float64,
-                "p_holm": pl.Float64,
-                "reject": pl.Boolean,
-                "verdict": pl.String,
-            }
-        )
+        return pl.DataFrame(schema=_SCHEMA)
     reject, p_holm, _, _ = multipletests([r["p_value"] for r in recs], alpha=alpha, method="holm")
     by_name = {m.name: m for m in metrics}
     for r, rej, ph in zip(recs, reject, p_holm, strict=True):
+        m = by_name[r["metric"]]
+        scale = r.pop("_scale")
         r["p_holm"] = float(ph)
         r["reject"] = bool(rej)
-        r["verdict"] = _verdict(
-            by_name[r["metric"]],
-            r["cell_a"],
-            r["cell_b"],
-            r["diff"],
-            r["lo"],
-            r["hi"],
-            bool(rej),
-            r.pop("_scale"),
-        )
+        r["threshold"] = m.negligible * (abs(scale) if m.relative else 1.0)
+        r["finding"] = _finding(r["lo"], r["hi"], bool(rej), r["threshold"])
+        a, b = names.get(r["cell_a"], r["cell_a"]), names.get(r["cell_b"], r["cell_b"])
+        r["verdict"] = _verdict(m, a, b, r["diff"], r["lo"], r["hi"], bool(rej), scale)
     return pl.DataFrame(recs)

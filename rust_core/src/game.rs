@@ -112,8 +112,13 @@ pub trait Game: Clone + Send + Sync + 'static {
     fn action_kinds(&self, player: usize) -> u32;
     /// Appends the legal actions of acting `player` (of `kind` only, when given) to `out`.
     fn legal_actions(&self, player: usize, kind: Option<u32>, out: &mut Vec<Self::Action>);
+    /// Whether [`Game::is_legal`] is a direct test, cheaper than listing the legal actions.
+    /// `mcts` then asks it for the few candidates it considers at a node; otherwise it lists
+    /// the legal actions once per node visit.
+    const DIRECT_IS_LEGAL: bool = false;
+
     /// Whether `action` is legal for acting `player` now. Games with large move lists
-    /// override it with a direct test (`mcts` asks it for the few children it considers).
+    /// override it with a direct test (and set [`Game::DIRECT_IS_LEGAL`]).
     fn is_legal(&self, player: usize, action: &Self::Action) -> bool {
         let mut all = Vec::new();
         self.legal_actions(player, None, &mut all);

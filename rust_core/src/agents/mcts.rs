@@ -17,8 +17,9 @@
 //!   in a hash map).
 //! * **Progressive widening**: a node visited `n` times considers only its first
 //!   `ceil(widen_c * (n + 1)^widen)` candidates that are legal in the current sample
-//!   (checked with [`Game::is_legal`], so a node with thousands of legal actions costs
-//!   about what one with tens does). `widen = 1` admits a new child on every visit
+//!   (checked with [`Game::is_legal`] where the game has a direct test, so a node with
+//!   thousands of legal actions costs about what one with tens does; otherwise against the
+//!   legal actions listed once per visit). `widen = 1` admits a new child on every visit
 //!   (plain expansion, best prior first). A candidate not yet tried is taken first, in
 //!   prior order; otherwise UCT with availability counts (Cowling, Powley & Whitehouse
 //!   2012): `mean + c * sqrt(ln(avail) / visits) + bias * prior / (visits + 1)`. When some
@@ -44,8 +45,8 @@ use super::greedy::GreedyAgent;
 use super::random::RandomAgent;
 use super::Agent;
 use crate::game::{ranks_and_wins, Evaluate, Game, View, MAX_SEATS};
-use crate::rng::{below, shuffle, Rng};
-use std::collections::HashMap;
+use crate::rng::{below, Rng};
+use std::collections::{HashMap, HashSet};
 
 const NONE: u32 = u32::MAX;
 /// Default rollout length before the game's win estimate is used.
@@ -145,8 +146,10 @@ pub struct MctsAgent<G: Game> {
     joint: HashMap<(u32, [u32; MAX_SEATS]), u32>,
     path: Vec<Step>,
     legal: Vec<G::Action>,
+    legal_set: HashSet<G::Action>,
     values: Vec<f64>,
-    order: Vec<u32>,
+    /// (negated value, tie key, index) of the legal actions being ranked.
+    order: Vec<(f64, u64, u32)>,
     choices: Vec<(usize, G::Action)>,
     random: RandomAgent<G>,
     greedy: GreedyAgent<G>,
@@ -162,6 +165,7 @@ impl<G: Evaluate> MctsAgent<G> {
             joint: HashMap::new(),
             path: Vec::with_capacity(64),
             legal: Vec::with_capacity(256),
+            legal_set: HashSet::with_capacity(256),
             values: Vec::with_capacity(256),
             order: Vec::with_capacity(256),
             choices: Vec::with_capacity(MAX_SEATS),
@@ -183,20 +187,29 @@ impl<G: Evaluate> MctsAgent<G> {
             self.legal.clear();
             state.legal_actions(p, None, &mut self.legal);
             assert!(!self.legal.is_empty(), "player {p} acts but has no legal action");
-            shuffle(rng, &mut self.legal); // ties in the greedy order: random
             self.values.clear();
             state.greedy_values(p, &self.legal, &mut self.values);
             let (lo, hi) = bounds(&self.values);
+            // Best value first; equal values in a random order (a salted hash of the index,
+            // one draw per table instead of a shuffle of the whole list).
+            let salt = rand::Rng::random::<u64>(rng);
             self.order.clear();
-            self.order.extend(0..self.legal.len() as u32);
-            let by_value = |a: &u32, b: &u32| self.values[*b as usize].total_cmp(&self.values[*a as usize]);
-            if self.order.len() > keep {
-                self.order.select_nth_unstable_by(keep - 1, by_value);
+            self.order.extend(self.values.iter().enumerate().map(|(i, &v)| {
+                let tie = (i as u64 ^ salt).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+                (-v, tie, i as u32)
+            }));
+            let by_key = |a: &(f64, u64, u32), b: &(f64, u64, u32)| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1));
+            if self.order.len() > keep && hi == lo {
+                // A flat prior: the order is the tie order alone; keep the `keep` smallest keys.
+                self.order.select_nth_unstable_by_key(keep - 1, |o| o.1);
+                self.order.truncate(keep);
+            } else if self.order.len() > keep {
+                self.order.select_nth_unstable_by(keep - 1, by_key);
                 self.order.truncate(keep);
             }
-            self.order.sort_by(by_value);
+            self.order.sort_unstable_by(by_key);
             let start = self.edges.len() as u32;
-            for &i in &self.order {
+            for &(_, _, i) in &self.order {
                 let (action, v) = (self.legal[i as usize], self.values[i as usize]);
                 self.edges.push(Edge {
                     action,
@@ -221,7 +234,7 @@ impl<G: Evaluate> MctsAgent<G> {
         let p = tab.player as usize;
         self.legal.clear();
         state.legal_actions(p, None, &mut self.legal);
-        let known: std::collections::HashSet<G::Action> =
+        let known: HashSet<G::Action> =
             self.edges[tab.start as usize..(tab.start + tab.len) as usize].iter().map(|e| e.action).collect();
         self.legal.retain(|a| !known.contains(a));
         if self.legal.is_empty() {
@@ -242,6 +255,13 @@ impl<G: Evaluate> MctsAgent<G> {
     /// Selects player `tab.player`'s edge (relative index) at a node visited `visits` times.
     fn select(&mut self, t: usize, visits: u32, state: &G) -> u32 {
         let k = self.cfg.admitted(visits);
+        if !G::DIRECT_IS_LEGAL {
+            // No direct test: list the legal actions once for this visit.
+            self.legal.clear();
+            state.legal_actions(self.tables[t].player as usize, None, &mut self.legal);
+            self.legal_set.clear();
+            self.legal_set.extend(self.legal.iter().copied());
+        }
         for attempt in 0..2 {
             let tab = self.tables[t];
             let p = tab.player as usize;
@@ -253,7 +273,9 @@ impl<G: Evaluate> MctsAgent<G> {
                     break;
                 }
                 let e = &mut self.edges[(tab.start + i) as usize];
-                if !state.is_legal(p, &e.action) {
+                let legal =
+                    if G::DIRECT_IS_LEGAL { state.is_legal(p, &e.action) } else { self.legal_set.contains(&e.action) };
+                if !legal {
                     illegal += 1;
                     continue;
                 }

@@ -1,4 +1,4 @@
-//! Alhambra components: the 54 building tiles (ids as in the rules reference), money,
+//! Alhambra components: the 54 building tiles (ids as in `RULES.md`), money,
 //! and the majority table.
 
 /// Wall bits of a tile side.

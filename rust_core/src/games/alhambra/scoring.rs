@@ -1,4 +1,4 @@
-//! Majority scoring (the reference's table and tie rule).
+//! Majority scoring (the table and tie rule of `RULES.md`).
 
 use super::data::{MAJORITY, N_KINDS};
 

@@ -732,8 +732,10 @@ impl Game for Alhambra {
     fn n_players(&self) -> usize {
         self.n
     }
+    /// A bonus action and placing the tiles bought continue the turn.
     fn decision(&self) -> Decision {
-        Decision::one(self.current)
+        let continues = self.phase == Phase::Place || self.phase == Phase::Act && self.actions_taken > 0;
+        Decision { continues_turn: continues, ..Decision::one(self.current) }
     }
     fn is_terminal(&self) -> bool {
         self.phase == Phase::Over

@@ -1,4 +1,4 @@
-//! Hand-worked positions for every rule of the reference, plus the random-play
+//! Hand-worked positions for every rule of `RULES.md`, plus the random-play
 //! invariant run. Tile ids: see `data.rs` (e.g. 5 = pavilion 7 wall E, 11 = seraglio 7
 //! wall W, no-wall tiles: 6 13 21 22 30 31 40 41 51 52).
 

@@ -1,4 +1,4 @@
-//! Alhambra's variant options (every *(variant)* switch of the rules reference).
+//! Alhambra's variant options (every variant switch of `RULES.md`).
 
 use super::city::{HoleRule, WallRule};
 use crate::error::Result;

@@ -8,6 +8,9 @@
 //! probability `tie` every player ties for first, otherwise seat `s` wins with probability
 //! `p[s]`. Scores: the losers draw 0..=9 each, the winner scores 1..=3 more than the best
 //! loser; in a tie every player scores 10. Position 0 is always the start player.
+//!
+//! The rules as implemented, every variant option and what each player knows: `RULES.md`
+//! in this folder.
 
 #[cfg(test)]
 mod tests;
@@ -162,6 +165,7 @@ impl Game for Coin {
     const RULES_VERSION: u32 = 1;
     const MIN_PLAYERS: usize = 2;
     const MAX_PLAYERS: usize = MAX_PLAYERS;
+    const DIRECT_IS_LEGAL: bool = true;
 
     fn variant_schema() -> Vec<OptionSpec> {
         schema()

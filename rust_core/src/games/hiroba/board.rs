@@ -232,7 +232,7 @@ pub struct Deal {
     pub n_players: usize,
 }
 
-/// One try of the set-up from `rng` (reference, set-up steps 1–2): 9 of the 12 tiles at
+/// One try of the set-up from `rng` (`RULES.md`, set-up steps 1–4): 9 of the 12 tiles at
 /// random in a 3×3 grid, each turned by a random multiple of 90° when `rotate_tiles`;
 /// `None` if a start cell touches a pond (checked with every tile face up). Then the
 /// water tiles; `None` if the land holds fewer start cells than players.

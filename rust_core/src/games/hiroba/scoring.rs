@@ -1,4 +1,4 @@
-//! The final scoring (reference, Scoring 1–4).
+//! The final scoring (`RULES.md`, Scoring 1–4).
 //!
 //! 1. **Koi**: for each land pond, each player sums their pebbles orthogonally next to the
 //!    pond cell (a cell next to two ponds counts for both). Only players with at least one

@@ -10,7 +10,7 @@
 //!    ([`KIND_STONE`]) on an empty land cell (not on a start cell while some player has not
 //!    placed a first pebble), or [`Action::NoStone`] ([`KIND_PASS`]).
 //!
-//! **Passing and the end** (the engine's reading of the reference's two decisions):
+//! **Passing and the end** (the engine's reading, a **Decision** of `RULES.md`):
 //! placements only ever disappear (cells fill, numbers get used, your own lines and hand
 //! change only when you place), so a player who cannot place now can never place again.
 //! Such a player passes once — their remaining pebbles stay off the board — and is then
@@ -486,6 +486,7 @@ impl Game for Hiroba {
     const RULES_VERSION: u32 = 2;
     const MIN_PLAYERS: usize = 2;
     const MAX_PLAYERS: usize = MAX_PLAYERS;
+    const DIRECT_IS_LEGAL: bool = true;
 
     fn variant_schema() -> Vec<OptionSpec> {
         super::variant::schema()
@@ -505,8 +506,9 @@ impl Game for Hiroba {
     fn n_players(&self) -> usize {
         self.n
     }
+    /// The optional stone continues the turn begun by the pebble.
     fn decision(&self) -> Decision {
-        Decision::one(self.current)
+        Decision { continues_turn: self.phase == Phase::Stone, ..Decision::one(self.current) }
     }
     fn is_terminal(&self) -> bool {
         self.is_over()
@@ -595,7 +597,7 @@ impl Game for Hiroba {
     fn scores(&self) -> Vec<i64> {
         self.score_vec()
     }
-    /// Gardens won outright (the reference's tie-break; still equal: shared win).
+    /// Gardens won outright (the tie-break of `RULES.md`; still equal: shared win).
     fn tiebreaks(&self) -> Vec<i64> {
         let o = self.outcome.unwrap_or_else(|| scoring::score(self));
         o.gardens_won[..self.n].iter().map(|&g| g as i64).collect()

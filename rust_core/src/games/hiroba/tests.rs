@@ -1,4 +1,4 @@
-//! Hand-worked positions for every rule of the reference, the tile-file checks, the
+//! Hand-worked positions for every rule of `RULES.md`, the tile-file checks, the
 //! set-up, the agents through the batch runner, and the random-play invariant run.
 //!
 //! Most positions use the *fixed board*: tiles 1..9 of the built-in set in order,

@@ -3,7 +3,7 @@
 //! The format is documented in the header of the built-in set,
 //! `rust_core/data/hiroba_tiles.txt` (the engine's own tiles, not the publisher's):
 //! `#` comments, then 12 blocks `tile N` + 3 rows of 3 codes `P`, `A`, `B`, `A*`, `B*`.
-//! Loading checks every rule of the reference for one tile (one pond, two orthogonally
+//! Loading checks every rule of `RULES.md` for one tile (one pond, two orthogonally
 //! connected gardens of 2–6 cells, at most one start cell, not next to the pond) and
 //! reports the first broken one with the tile number, e.g. `tile 7: garden B is not
 //! connected`.
@@ -149,7 +149,7 @@ fn check_rows(tile: usize, rows: usize) -> Result<(), String> {
     Ok(())
 }
 
-/// Checks one tile against the reference: one pond, two connected gardens of 2–6 cells,
+/// Checks one tile against `RULES.md`: one pond, two connected gardens of 2–6 cells,
 /// at most one start cell, and no start cell next to the pond.
 pub fn validate_tile(number: usize, tile: &Tile) -> Result<(), String> {
     let cells = || (0..3).flat_map(|r| (0..3).map(move |c| (r, c, tile[r][c])));

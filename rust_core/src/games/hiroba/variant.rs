@@ -1,4 +1,4 @@
-//! Hiroba's variant options (every *(variant)* switch of the rules reference).
+//! Hiroba's variant options (every variant switch of `RULES.md`).
 
 use super::board::{try_deal, Deal, FEASIBILITY_TRIES};
 use super::tiles::TileSet;

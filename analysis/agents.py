@@ -1,0 +1,51 @@
+"""Agent specs in words: their order by strength and what each one is (for the report's methods).
+
+No statistics here: :func:`ladder_key` orders specs random < greedy < mcts by iterations < others,
+the order used by line-ups in the report and by the strength ladder (:mod:`analysis.strength`).
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["describe", "iterations", "ladder_key", "lineup_name"]
+
+_FAMILY = {"random": 0, "greedy": 1, "mcts": 2}
+
+
+def iterations(spec: str) -> int | None:
+    """MCTS iterations of a spec (``mcts:iters=300`` → 300), None for other agents."""
+    m = re.search(r"iters=(\d+)", spec)
+    return int(m.group(1)) if spec.startswith("mcts") and m else None
+
+
+def ladder_key(spec: str) -> tuple[int, int, str]:
+    """Sort key of an agent spec on the ladder: random < greedy < mcts by iterations < others."""
+    name = spec.split(":", 1)[0]
+    m = re.search(r"iters=(\d+)", spec)
+    return (_FAMILY.get(name, 3), int(m.group(1)) if m else 0, spec)
+
+
+def lineup_name(agents: list[str] | tuple[str, ...]) -> str:
+    """``greedy`` when every seat has the same agent, else ``greedy vs random``."""
+    return agents[0] if len(set(agents)) == 1 else " vs ".join(agents)
+
+
+def describe(spec: str) -> str:
+    """One sentence on what the agent does and how strong it is."""
+    name = spec.split(":", 1)[0]
+    if name == "random":
+        return "random: picks uniformly among the legal moves; far weaker than any human player."
+    if name == "greedy":
+        return (
+            "greedy: one move of look-ahead with the game's own evaluation; a quick, steady player "
+            "that never plans further than the current turn."
+        )
+    if name == "mcts":
+        n = iterations(spec)
+        budget = f"{n} simulated continuations" if n is not None else "simulated continuations"
+        return (
+            f"{spec}: Monte-Carlo tree search with {budget} per decision, seeing only what the "
+            "player may see; stronger with more iterations (see the Elo ladder of agent strength)."
+        )
+    return f"{spec}: see the README's Agents section."

@@ -1,0 +1,236 @@
+"""The verdict block as data: each question the study answers, in one plain sentence.
+
+:func:`verdict` returns :class:`~analysis.content.Finding` items in this order:
+
+1. per cell: the start player's win rate with its interval, the fair share, and what the interval
+   rules out, read against the practical threshold (:mod:`analysis.stats.practical`);
+2. which number describes the game, when a game splits the raw advantage into parts;
+3. per group of variants (same player count and line-up): the variant closest to fair, with the
+   Holm-corrected comparisons that support it;
+4. per question asked at several skill levels (line-ups): the answers side by side, and whether
+   the answer changes with skill;
+5. the game's own findings (:attr:`analysis.games.GameSection.findings`).
+
+:func:`scope` says in one or two sentences what was played.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from itertools import groupby
+from typing import Any
+
+import polars as pl
+
+from .content import Finding
+from .games import section
+from .model import CellInfo, StudyAnalysis
+from .stats.practical import direction
+from .words import p_value, pct, pts, pts_ci
+
+__all__ = ["scope", "threshold_words", "verdict"]
+
+
+def threshold_words(t: float) -> str:
+    """``±1 point`` / ``±2 points`` of win rate."""
+    return f"±{100 * t:g} point{'' if abs(100 * t - 1) < 1e-9 else 's'}"
+
+
+def _tail(r: dict[str, Any], t: float) -> str:
+    a, lo, hi = r["advantage"], r["lo"], r["hi"]
+    word = "an advantage" if a > 0 else "a disadvantage"
+    size = f"{abs(100 * a):.1f} points of win rate"
+    band = threshold_words(t)
+    near = min(abs(100 * lo), abs(100 * hi))
+    return {
+        "matters": f"{word} of {size} that matters: the interval rules out a fair game and "
+        f"anything smaller than {near:.1f} points, beyond the {band} threshold.",
+        "measurable": f"{word} of {size}: the interval rules out a fair game but not a difference "
+        f"within {band}, so it is measurable but not shown to matter.",
+        "negligible": f"{word} of only {size}: measurable, but the interval rules out anything "
+        f"beyond {band}, so it does not matter in practice.",
+        "fair": f"fair in practice: the interval rules out an advantage or disadvantage beyond {band}.",
+        "unsettled": f"not settled: the interval (±{100 * r['halfwidth']:.1f} points) holds both a fair "
+        f"game and a difference beyond {band}; more games are needed.",
+    }[r["finding"]]
+
+
+def start_player(s: StudyAnalysis, c: CellInfo) -> Finding:
+    """The start-player sentence of one cell."""
+    r = s.advantage_row(c.id)
+    fair = r["fair"]
+    sentence = (
+        f"The start player wins {pct(r['win_rate'])} of {c.n_players}-player games (95% CI "
+        f"{100 * (r['lo'] + fair):.1f}–{100 * (r['hi'] + fair):.1f}%; fair is {pct(fair)}): "
+        + _tail(r, s.threshold)
+    )
+    return Finding(c.name, sentence, (c.id,))
+
+
+def _parts(s: StudyAnalysis) -> list[Finding]:
+    parts = section(s.game).advantage_parts
+    if not parts or not s.advantage.height or parts[0].estimate not in s.advantage.columns:
+        return []
+    bits = []
+    for p in parts:
+        values = [v for v in s.advantage[p.estimate].to_list() if v is not None and v == v]
+        if values:
+            lo, hi = min(values), max(values)
+            both = pts(lo) if pts(lo) == pts(hi) else f"{pts(lo)} to {pts(hi)}"
+            bits.append(f"{p.label}, {both} points")
+    if not bits:
+        return []
+    sentence = (
+        "The start-player numbers above are the raw advantage: what players experience, and the one "
+        "that describes the game. It is the sum of " + " and ".join(bits) + " (per cell under Start-player "
+        "advantage); the parts explain the raw number, they do not replace it."
+    )
+    return [Finding("Which number describes the game", sentence)]
+
+
+def _comparison(s: StudyAnalysis, a: str, b: str) -> dict[str, Any] | None:
+    c = s.comparisons
+    if not c.height:
+        return None
+    hit = c.filter(
+        (pl.col("metric") == "start_advantage")
+        & (
+            ((pl.col("cell_a") == a) & (pl.col("cell_b") == b))
+            | ((pl.col("cell_a") == b) & (pl.col("cell_b") == a))
+        )
+    )
+    return hit.row(0, named=True) if hit.height else None
+
+
+def _against(s: StudyAnalysis, best: CellInfo, other: CellInfo) -> tuple[str, str]:
+    """(kind, words) of how ``best`` compares with ``other``: closer, tied or opposite."""
+    a_best, a_other = s.advantage_row(best.id)["advantage"], s.advantage_row(other.id)["advantage"]
+    comp = _comparison(s, best.id, other.id)
+    if a_best * a_other < 0:
+        return "opposite", f"{other.name} ({pts(a_other)} points) errs the other way"
+    if comp is None:
+        return "tied", f"{other.name} ({pts(a_other)} points; not compared)"
+    p = p_value(comp["p_holm"])
+    if comp["reject"]:
+        return (
+            "closer",
+            f"{other.name} ({pts(a_other)}; difference {abs(100 * comp['diff']):.1f} points, "
+            f"Holm p {_eq(p)})",
+        )
+    return "tied", f"{other.name} ({pts(a_other)}; Holm p {_eq(p)})"
+
+
+def _eq(p: str) -> str:
+    return p if p.startswith("<") else f"= {p}"
+
+
+def _closest(s: StudyAnalysis, cells: list[CellInfo], titled: bool) -> Finding:
+    adv = {c.id: s.advantage_row(c.id) for c in cells}
+    best = min(cells, key=lambda c: abs(adv[c.id]["advantage"]))
+    r = adv[best.id]
+    kinds: dict[str, list[str]] = {"closer": [], "tied": [], "opposite": []}
+    for other in cells:
+        if other.id != best.id:
+            kind, words = _against(s, best, other)
+            kinds[kind].append(words)
+    sentence = (
+        f"{best.name} is closest to fair: start-player advantage {pts_ci(r['advantage'], r['lo'], r['hi'])}."
+    )
+    if kinds["closer"]:
+        sentence += " It is closer to fair than " + "; ".join(kinds["closer"]) + "."
+    if kinds["tied"]:
+        sentence += " The evidence does not separate it from " + "; ".join(kinds["tied"]) + "."
+    if kinds["opposite"]:
+        sentence += " " + "; ".join(kinds["opposite"]) + "."
+    fair = [c.name for c in cells if adv[c.id]["finding"] in ("fair", "negligible")]
+    band = threshold_words(s.threshold)
+    if fair:
+        sentence += f" Fair within {band}: {', '.join(fair)}."
+    else:
+        sentence += f" None of these variants is fair within {band}."
+    title = "Variant closest to fair" + (f" ({best.n_players} players, {best.lineup})" if titled else "")
+    return Finding(title, sentence, tuple(c.id for c in cells))
+
+
+def _groups(s: StudyAnalysis, key: Callable[[CellInfo], Any]) -> list[list[CellInfo]]:
+    cells = sorted(s.played, key=lambda c: (key(c), c.order))
+    return [list(g) for _, g in groupby(cells, key=key)]
+
+
+def _word(d: str, t: float) -> str:
+    return {
+        "above": "start player ahead",
+        "below": "start player behind",
+        "fair": f"fair within {threshold_words(t)}",
+        "unsettled": "not settled",
+    }[d]
+
+
+def _skill(s: StudyAnalysis, cells: list[CellInfo], titled: bool) -> Finding:
+    cells = sorted(cells, key=lambda c: c.strength)
+    rows = [s.advantage_row(c.id) for c in cells]
+    dirs = [direction(r["lo"], r["hi"], s.threshold) for r in rows]
+    side = "; ".join(
+        f"{c.lineup} {pts_ci(r['advantage'], r['lo'], r['hi'])}, {_word(d, s.threshold)}"
+        for c, r, d in zip(cells, rows, dirs, strict=True)
+    )
+    settled = {d for d in dirs if d != "unsettled"}
+    if len(settled) > 1:
+        comp = _comparison(s, cells[0].id, cells[-1].id)
+        evidence = f" (weakest against strongest: Holm p {_eq(p_value(comp['p_holm']))})" if comp else ""
+        sentence = (
+            f"The answer changes with skill{evidence}: {side}. A result from one skill level does not "
+            "carry over to players of another; the strongest line-up is the closest model of skilled play."
+        )
+    elif len(settled) == 1 and "unsettled" not in dirs:
+        sentence = f"The answer is the same at every skill level tested: {side}."
+    elif len(settled) == 1:
+        open_ = [c.lineup for c, d in zip(cells, dirs, strict=True) if d == "unsettled"]
+        sentence = f"Settled only at some skill levels ({', '.join(open_)} needs more games): {side}."
+    else:
+        sentence = f"Not settled at any skill level tested: {side}."
+    c0 = cells[0]
+    where = f"{c0.n_players} players" + (f", {c0.variant_name}" if c0.variant_name else "")
+    return Finding("Skill" + (f" ({where})" if titled else ""), sentence, tuple(c.id for c in cells))
+
+
+def verdict(s: StudyAnalysis) -> list[Finding]:
+    """Every finding of the verdict block, in order (see the module docstring)."""
+    if not s.advantage.height:
+        return []
+    out = [start_player(s, c) for c in s.played]
+    out += _parts(s)
+    variants = [g for g in _groups(s, lambda c: c.variant_group) if len(g) > 1]
+    out += [_closest(s, g, len(variants) > 1) for g in variants]
+    skills = [g for g in _groups(s, lambda c: c.question) if len({c.lineup for c in g}) > 1]
+    out += [_skill(s, g, len(skills) > 1) for g in skills]
+    game = section(s.game)
+    if game.findings is not None:
+        out += game.findings(s)
+    return out
+
+
+def _and(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def scope(s: StudyAnalysis) -> list[str]:
+    """What was played, and the threshold that separates 'measurable' from 'matters'."""
+    games = int(s.advantage["games"].sum()) if s.advantage.height else 0
+    players = sorted({c.n_players for c in s.played})
+    lineups = sorted({c.lineup for c in s.played})
+    selfplay = " self-play" if all(" vs " not in x for x in lineups) else ""
+    design = (
+        "every deal played once per seat order of the same agents (paired seats; the deal is the unit)"
+        if s.paired
+        else "every game dealt independently (the game is the unit)"
+    )
+    text = (
+        f"{games:,} games of {(s.game or 'the game').capitalize()} with "
+        f"{_and([str(n) for n in players])} players in "
+        f"{len(s.played)} cells, played by {_and(lineups)}{selfplay}; {design}. "
+        f"A difference matters when it exceeds {threshold_words(s.threshold)} of win rate "
+        f"({'the default' if s.threshold_source == 'default' else s.threshold_source})."
+    )
+    game = section(s.game)
+    return [text] + (game.scope(s) if game.scope is not None else [])

@@ -1,0 +1,97 @@
+"""One document, written twice: HTML (self-contained, figures embedded) and Markdown."""
+
+from __future__ import annotations
+
+import base64
+import html
+import pathlib
+import re
+
+from matplotlib.figure import Figure
+
+from ..content import Block, DotPlot, Finding, Section, Table, Text
+from .plots import draw_dotplot, save_figure
+from .text import cell_text
+
+__all__ = ["Doc"]
+
+_NUMBER = re.compile(r"^([-+\u2212]?[\d.,]+( \[[-+\u2212\d., ]+\])?|n/a|< 0\.001)$")
+
+
+class Doc:
+    """Collects the report once and renders it as HTML and Markdown. Figures go to ``out/figures``
+    (PNG and SVG) and into the HTML as base64 PNG; DotPlots are drawn in the cells' colours."""
+
+    def __init__(self, out: pathlib.Path, colours: dict[str, str], names: dict[str, str]) -> None:
+        self.out = out
+        self.colours = colours
+        self.names = names
+        self.html: list[str] = []
+        self.md: list[str] = []
+
+    def heading(self, text: str, level: int = 2) -> None:
+        self.html.append(f"<h{level}>{html.escape(text)}</h{level}>")
+        self.md.append(f"\n{'#' * level} {text}\n")
+
+    def para(self, text: str, cls: str | None = None) -> None:
+        attr = f' class="{cls}"' if cls else ""
+        self.html.append(f"<p{attr}>{html.escape(text)}</p>")
+        self.md.append(f"> **Warning:** {text}\n" if cls == "warning" else f"{text}\n")
+
+    def verdict(self, findings: list[Finding], scope: list[str]) -> None:
+        """The verdict block: what was played, then one line per finding."""
+        items = "".join(
+            f"<li><b>{html.escape(f.title)}.</b> {html.escape(f.sentence)}</li>" for f in findings
+        )
+        lead = "".join(f'<p class="scope">{html.escape(x)}</p>' for x in scope)
+        self.html.append(
+            f'<section id="verdict" class="verdict"><h2>Verdict</h2>{lead}<ul>{items}</ul></section>'
+        )
+        self.md.append("\n## Verdict\n")
+        self.md.extend(f"{x}\n" for x in scope)
+        self.md.extend(f"- **{f.title}.** {f.sentence}" for f in findings)
+        self.md.append("")
+
+    def table(
+        self, header: list[str] | tuple[str, ...], rows: list[list[object]] | tuple[tuple[object, ...], ...]
+    ) -> None:
+        def cell(v: object, tag: str) -> str:
+            text = cell_text(v)  # type: ignore[arg-type]
+            cls = "" if _NUMBER.match(text) else ' class="text"'
+            return f"<{tag}{cls}>{html.escape(text)}</{tag}>"
+
+        body = "".join("<tr>" + "".join(cell(v, "td") for v in r) + "</tr>" for r in rows)
+        self.html.append("<table><tr>" + "".join(cell(h, "th") for h in header) + "</tr>" + body + "</table>")
+        self.md.append("| " + " | ".join(header) + " |")
+        self.md.append("|" + "---|" * len(header))
+        self.md.extend("| " + " | ".join(cell_text(v) for v in r) + " |" for r in rows)  # type: ignore[arg-type]
+        self.md.append("")
+
+    def figure(self, fig: Figure | None, name: str, takeaway: str) -> None:
+        """Saves ``fig`` and embeds it with its one-line takeaway as caption."""
+        if fig is None:
+            return
+        png = save_figure(fig, self.out / "figures", name)
+        data = base64.b64encode(png.read_bytes()).decode("ascii")
+        self.html.append(
+            f'<figure><img src="data:image/png;base64,{data}" alt="{html.escape(takeaway)}">'
+            f"<figcaption>{html.escape(takeaway)}</figcaption></figure>"
+        )
+        self.md.append(f"![{takeaway}](figures/{name}.png)\n\n*{takeaway}* ([SVG](figures/{name}.svg))\n")
+
+    def dotplot(self, plot: DotPlot | None) -> None:
+        if plot is not None and plot.dots:
+            self.figure(draw_dotplot(plot, self.colours, self.names), plot.name, plot.takeaway)
+
+    def block(self, b: Block) -> None:
+        if isinstance(b, Text):
+            self.para(b.text, "warning" if b.warning else None)
+        elif isinstance(b, Table):
+            self.table(b.header, b.rows)
+        else:
+            self.dotplot(b)
+
+    def section(self, s: Section) -> None:
+        self.heading(s.heading)
+        for b in s.blocks:
+            self.block(b)

@@ -1,0 +1,148 @@
+"""Methods, glossary and provenance: the end of the report."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from ..agents import describe, ladder_key
+from ..findings import threshold_words
+from ..games import section
+from ..model import StudyAnalysis
+from ..stats.compare import METRICS
+from .doc import Doc
+
+__all__ = ["glossary", "methods", "provenance"]
+
+
+def _unit(s: StudyAnalysis) -> str:
+    if s.paired:
+        return (
+            "The unit of analysis is the deal. With paired seats every deal (one shuffle of "
+            "everything random) is played once per seat order of the agents, so each seat meets the "
+            "same cards; the games of a deal are not independent, so every interval and test treats the "
+            "deal, not the game, as one observation."
+        )
+    return "The unit of analysis is the game: every game is dealt independently."
+
+
+def methods(doc: Doc, s: StudyAnalysis) -> None:
+    """How every number was made, in plain words."""
+    doc.heading("Methods")
+    t = threshold_words(s.threshold)
+    source = "the default" if s.threshold_source == "default" else s.threshold_source
+    others = ", ".join(
+        f"{m.label} ±{m.negligible:.0%} of the mean"
+        if m.relative
+        else f"{m.label} ±{100 * m.negligible:g} points"
+        for m in METRICS
+        if m.name != "start_advantage"
+    )
+    for text in (
+        _unit(s),
+        "Win rates count a shared first place as a share (a 2-way tie gives each 1/2). The start-player "
+        "advantage is the start player's win rate minus the fair share 1/n, in points of win rate "
+        "(percentage points).",
+        "Intervals are 95%. Win rates and other shares: Wilson score intervals; with paired seats "
+        "Wilson with the effective sample size of the per-deal rates (Kish design effect). Means: "
+        "Student-t over units. Differences between cells: Welch t on one value per unit. All seats "
+        "equal: chi-square goodness of fit (games), or a paired t-test (2 players) / Hotelling's T² "
+        "(more) on per-deal seat differences.",
+        "Multiple comparisons: every comparison between cells of a study (each metric, each pair of cells "
+        "with the same player count) forms one family, corrected with Holm's method; tables show "
+        "Holm-adjusted p-values, and values below 0.001 as < 0.001.",
+        f"Practical threshold: {t} of win rate ({source}; a study sets it with practical_threshold, a share "
+        "such as 0.02). An interval wholly beyond it 'matters'; one that excludes zero but reaches inside it "
+        "is 'measurable' but not shown to matter; one that excludes zero and lies inside it differs 'too "
+        "little to matter'; one that holds zero and lies inside it shows 'no difference that matters'; one "
+        "that holds zero and reaches beyond it is 'not settled'. Thresholds of the other comparisons: "
+        f"{others}.",
+    ):
+        doc.para(text)
+    game = section(s.game)
+    if game.methods:
+        doc.para(game.methods)
+    agents = sorted({a for c in s.played for a in c.agents}, key=ladder_key)
+    doc.para(
+        "Agents. Every number describes the game as these agents play it: a weak agent can miss an advantage "
+        "that skilled players exploit, or create one they would avoid. Where a study has several line-ups, "
+        "compare them (Skill dependence); the README's Agents section and the Elo ladder (balancelab "
+        "strength) give their strength."
+    )
+    doc.table(["agent", "what it does"], [[a, describe(a).split(": ", 1)[1]] for a in agents])
+
+
+GLOSSARY = (
+    ("cell", "one combination of player count, variant and line-up; every cell is played many times"),
+    ("line-up", "the agents in the seats of a cell (e.g. greedy self-play)"),
+    ("seat", "position in turn order; seat 1 is the start player"),
+    ("deal", "one shuffle of everything random; with paired seats it is played once per seat order"),
+    ("fair share", "1/n of the games for each of n players"),
+    ("start-player advantage", "the start player's win rate minus the fair share, in points of win rate"),
+    ("points of win rate", "percentage points: 48.4% against 50% is −1.6 points"),
+    ("95% CI", "95% confidence interval: the range of values the data leave plausible"),
+    ("rules out", "a value outside the 95% interval is incompatible with the data"),
+    ("p (Holm)", "a p-value adjusted for the number of comparisons made (Holm's method)"),
+    ("measurably different", "the interval excludes 'no difference'"),
+    ("matters", "the whole interval lies beyond the practical threshold"),
+)
+
+
+def glossary(doc: Doc, s: StudyAnalysis) -> None:
+    doc.heading("Glossary")
+    terms = list(GLOSSARY) + list(section(s.game).glossary)
+    doc.table(["term", "meaning"], [[a, b] for a, b in terms])
+
+
+def _options(variant: dict[str, object]) -> str:
+    """``dirk = false, money_copies = 3``; ``engine defaults`` when empty."""
+    if not variant:
+        return "engine defaults"
+    return ", ".join(f"{k} = {json.dumps(v)}" for k, v in variant.items())
+
+
+def _engine(engine: dict[str, Any]) -> str:
+    """Rules and agent versions as recorded (what resume compares)."""
+    rules = ", ".join(f"{g} rules v{v}" for g, v in engine.get("rules_version", {}).items())
+    agents = ", ".join(f"{a} v{v}" for a, v in engine.get("agent_versions", {}).items())
+    return "; ".join(x for x in (rules, f"agents {agents}" if agents else "") if x) or "n/a"
+
+
+def provenance(doc: Doc, s: StudyAnalysis) -> None:
+    """What was run, with which versions, and every cell's settings."""
+    m, st = s.manifest, s.manifest["study"]
+    versions = ", ".join(f"{k} {v}" for k, v in m.get("versions", {}).items())
+    wall = m.get("wall_seconds")
+    rows = [
+        ["study", st["name"]],
+        ["game", st["game"]],
+        ["seed", st["seed"]],
+        ["pair_seats (deal as unit)", st.get("pair_seats", False)],
+        ["practical threshold", f"{threshold_words(s.threshold)} ({s.threshold_source})"],
+        ["games analysed", f"{s.analysed[0]:,} of {s.analysed[1]:,} planned"],
+        ["wall time (s)", f"{wall:.1f}" if isinstance(wall, (int, float)) else "n/a"],
+        ["started", m.get("started", "n/a")],
+        ["finished", m.get("finished", "n/a")],
+        *([["git commit", m["git_commit"]]] if m.get("git_commit") else []),  # from a checkout only
+        ["versions", versions],
+        ["engine", _engine(m.get("engine", {}))],
+    ]
+    game = section(s.game)
+    if game.provenance is not None:
+        rows += game.provenance(s)
+    doc.heading("Provenance")
+    doc.table(["", "value"], [[k, str(v)] for k, v in rows])
+    doc.table(
+        ["cell", "id", "players", "agents", "variant", "games"],
+        [
+            [
+                c.name,
+                c.id,
+                c.n_players,
+                ", ".join(c.agents),
+                _options(c.variant),
+                f"{int(raw.get('games', 0)):,}",
+            ]
+            for c, raw in zip(s.info, s.cells, strict=True)
+        ],
+    )

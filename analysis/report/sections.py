@@ -1,0 +1,175 @@
+"""The generic sections of the report, in page order after the verdict block."""
+
+from __future__ import annotations
+
+import polars as pl
+
+from ..content import Interval
+from ..findings import verdict
+from ..games import section
+from ..model import StudyAnalysis
+from ..stats.practical import SHORT
+from ..words import p_value
+from . import figures
+from .doc import Doc
+
+__all__ = ["advantage", "comparisons", "outcomes", "seats", "skill"]
+
+
+def _pct(r: dict[str, object], est: str, lo: str, hi: str, shift: float = 0.0) -> Interval:
+    return Interval(float(r[est]) + shift, float(r[lo]) + shift, float(r[hi]) + shift, 1, "percent")  # type: ignore[arg-type]
+
+
+def _pts(r: dict[str, object], est: str, lo: str, hi: str) -> Interval:
+    return Interval(float(r[est]), float(r[lo]), float(r[hi]), 1, "points")  # type: ignore[arg-type]
+
+
+def advantage(doc: Doc, s: StudyAnalysis) -> None:
+    """Start-player advantage: the figure against the band, the table, and a game's parts."""
+    doc.heading("Start-player advantage")
+    doc.dotplot(figures.advantage_plot(s))
+    unit = "deals" if s.paired else "games"
+    rows = []
+    for c in s.played:
+        r = s.advantage_row(c.id)
+        rows.append(
+            [
+                c.name,
+                f"{r['games']:,}",
+                f"{r['units']:,}",
+                _pct(r, "advantage", "lo", "hi", r["fair"]),
+                f"{100 * r['fair']:.1f}",
+                _pts(r, "advantage", "lo", "hi"),
+                p_value(r["equal_seats_p"]),
+                SHORT[r["finding"]],
+            ]
+        )
+    doc.table(
+        [
+            "cell",
+            "games",
+            unit,
+            "start player wins, % [95% CI]",
+            "fair, %",
+            "advantage, points [95% CI]",
+            "all seats equal: p",
+            "reading",
+        ],
+        rows,
+    )
+    game = section(s.game)
+    parts = [p for p in game.advantage_parts if p.estimate in s.advantage.columns]
+    if not parts:
+        return
+    doc.para(game.advantage_note)
+    doc.table(
+        [
+            "cell",
+            "raw advantage: what players experience",
+            *[f"= {p.label}" if i == 0 else f"+ {p.label}" for i, p in enumerate(parts)],
+        ],
+        [
+            [
+                c.name,
+                _pts(s.advantage_row(c.id), "advantage", "lo", "hi"),
+                *[_pts(s.advantage_row(c.id), p.estimate, p.lo, p.hi) for p in parts],
+            ]
+            for c in s.played
+        ],
+    )
+    doc.dotplot(figures.parts_plot(s))
+
+
+def skill(doc: Doc, s: StudyAnalysis) -> None:
+    """The start-player question per line-up, side by side, when a study has several."""
+    lineups = sorted(
+        {c.lineup for c in s.played}, key=lambda x: next(c.strength for c in s.played if c.lineup == x)
+    )
+    if len(lineups) < 2:
+        return
+    doc.heading("Skill dependence")
+    doc.para(
+        "The same question answered by line-ups of different strength (weakest first). Self-play by an agent "
+        "measures the game as that agent plays it; where the answer changes with skill, trust the stronger "
+        "line-ups more as a model of skilled human play."
+    )
+    questions = list(dict.fromkeys(c.question for c in s.played))
+    rows = []
+    for q in questions:
+        row: list[object] = [f"{q[0]} players" + (f", {q[1]}" if q[1] else "")]
+        for lineup in lineups:
+            c = next((c for c in s.played if c.question == q and c.lineup == lineup), None)
+            row.append(_pts(s.advantage_row(c.id), "advantage", "lo", "hi") if c else "")
+        rows.append(row)
+    doc.table(["question", *[f"{x}: advantage, points [95% CI]" for x in lineups]], rows)
+    for f in verdict(s):
+        if f.title.startswith("Skill"):
+            doc.para(f"{f.title}: {f.sentence}")
+
+
+def comparisons(doc: Doc, s: StudyAnalysis) -> None:
+    """Differences between cells of equal player count, Holm-corrected."""
+    doc.heading("Comparisons between cells")
+    c = s.comparisons
+    if not c.height:
+        doc.para("No two cells with the same player count: nothing to compare.")
+        return
+    doc.para(
+        "Differences are b − a, with 95% intervals; p-values are Holm-corrected over all "
+        f"{c.height} comparisons of the study. Win rates and tie shares in points, margins in game "
+        "points, length in turns. 'Reading' compares the interval with the metric's threshold (see "
+        "Methods)."
+    )
+    doc.dotplot(figures.differences_plot(s))
+    rows = []
+    for r in c.iter_rows(named=True):
+        share = r["metric"] in ("start_advantage", "tie_share")
+        diff = _pts(r, "diff", "lo", "hi") if share else Interval(r["diff"], r["lo"], r["hi"], 2)
+        rows.append([r["label"], r["label_a"], r["label_b"], diff, p_value(r["p_holm"]), SHORT[r["finding"]]])
+    doc.table(["metric", "a", "b", "difference b − a [95% CI]", "p (Holm)", "reading"], rows)
+
+
+def seats(doc: Doc, s: StudyAnalysis) -> None:
+    """Win rate by seat: figures around the fair share and one table."""
+    doc.heading("Win rate by seat")
+    for plot in figures.seat_plots(s):
+        doc.dotplot(plot)
+    n_max = max(c.n_players for c in s.played)
+    rows = []
+    for c in s.played:
+        t = s.seats.filter(pl.col("cell") == c.id).sort("seat")
+        cells: list[object] = [_pct(r, "win_rate", "lo", "hi") for r in t.iter_rows(named=True)]
+        rows.append([c.name, f"{100 / c.n_players:.1f}", *cells, *[""] * (n_max - len(cells))])
+    header = [
+        "cell",
+        "fair, %",
+        *[f"seat {k + 1}{' (start)' if k == 0 else ''}, % [95% CI]" for k in range(n_max)],
+    ]
+    doc.table(header, rows)
+
+
+def outcomes(doc: Doc, s: StudyAnalysis) -> None:
+    """Margins, length, ties and scores by seat."""
+    doc.heading("Scores, margins, length and ties")
+    doc.table(
+        [
+            "cell",
+            "winning margin, points [95% CI]",
+            "turns [95% CI]",
+            "median turns",
+            "tied games, % [95% CI]",
+        ],
+        [
+            [
+                s.short(r["cell"]),
+                Interval(r["margin"], r["margin_lo"], r["margin_hi"], 2),
+                Interval(r["turns"], r["turns_lo"], r["turns_hi"], 1),
+                f"{r['turns_median']:g}",
+                _pct(r, "tie_share", "tie_lo", "tie_hi"),
+            ]
+            for r in s.outcomes.iter_rows(named=True)
+        ],
+    )
+    doc.dotplot(figures.scores_plot(s))
+    fig, takeaway = figures.length_figure(s, doc.colours)
+    doc.figure(fig, "game_length", takeaway)

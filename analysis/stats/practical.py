@@ -1,0 +1,56 @@
+"""Measurably different against practically relevant: an interval read against a threshold band.
+
+A study's *practical threshold* ``t`` (study setting ``practical_threshold``, default 0.01 = 1
+point of win rate) is the smallest difference that matters to a designer. A 95% interval
+``[lo, hi]`` of a difference from the fair (or null) value 0 falls in one of five classes:
+
+=================  ==========================================================================
+``matters``        the whole interval lies beyond ±t: different, by more than t
+``measurable``     the interval excludes 0 but reaches inside ±t: different; may or may not matter
+``negligible``     the interval excludes 0 and lies within ±t: different, but by less than t
+``fair``           the interval holds 0 and lies within ±t: no difference that matters
+``unsettled``      the interval holds 0 and reaches beyond ±t: more games are needed
+=================  ==========================================================================
+
+``fair`` and ``negligible`` are an equivalence verdict read off the same 95% interval (stricter
+than the 90% interval of a TOST test at 5%).
+"""
+
+from __future__ import annotations
+
+__all__ = ["CLASSES", "DEFAULT_THRESHOLD", "SHORT", "classify", "direction"]
+
+#: One point of win rate.
+DEFAULT_THRESHOLD = 0.01
+
+CLASSES = ("matters", "measurable", "negligible", "fair", "unsettled")
+
+#: A few words per class for tables.
+SHORT = {
+    "matters": "differs, and it matters",
+    "measurable": "differs; may not matter",
+    "negligible": "differs, too little to matter",
+    "fair": "no difference that matters",
+    "unsettled": "not settled",
+}
+
+
+def classify(lo: float, hi: float, threshold: float) -> str:
+    """The class (see the module docstring) of the interval ``[lo, hi]`` against ``±threshold``."""
+    if lo > threshold or hi < -threshold:
+        return "matters"
+    inside = -threshold <= lo and hi <= threshold
+    if lo > 0 or hi < 0:
+        return "negligible" if inside else "measurable"
+    return "fair" if inside else "unsettled"
+
+
+def direction(lo: float, hi: float, threshold: float) -> str:
+    """``"above"`` or ``"below"`` (the interval excludes 0), ``"fair"`` (no difference that
+    matters) or ``"unsettled"``: how the answer reads, for comparing answers across cells."""
+    cls = classify(lo, hi, threshold)
+    if cls in ("matters", "measurable"):
+        return "above" if lo > 0 else "below"
+    if cls == "unsettled":
+        return "unsettled"
+    return "fair"

@@ -1,0 +1,81 @@
+"""Numbers in words, shared by the findings' sentences and the renderer's tables.
+
+Win rates print as percentages (``48.4%``), start-player advantages and other differences of win
+rates as *points* of win rate (``−1.6 points``: percentage points), intervals as ``47.9–48.9%`` in
+sentences and ``est [lo, hi]`` in tables, p-values as ``< 0.001`` below one in a thousand.
+"""
+
+from __future__ import annotations
+
+import math
+
+__all__ = ["MINUS", "interval", "is_missing", "p_value", "pct", "pct_ci", "pts", "pts_ci", "signed", "span"]
+
+MINUS = "\u2212"
+
+
+def is_missing(*values: float | None) -> bool:
+    """Whether any value is None or NaN."""
+    return any(v is None or (isinstance(v, float) and math.isnan(v)) for v in values)
+
+
+def signed(x: float, digits: int = 1) -> str:
+    """``+1.2`` / ``−1.2`` (a true minus sign; ``0.0`` unsigned)."""
+    text = f"{x:+.{digits}f}"
+    if float(text) == 0:
+        return f"{0:.{digits}f}"
+    return text.replace("-", MINUS)
+
+
+def pct(x: float, digits: int = 1) -> str:
+    """A share as a percentage: ``0.4843`` → ``48.4%``."""
+    return "n/a" if is_missing(x) else f"{100 * x:.{digits}f}%"
+
+
+def pts(x: float, digits: int = 1) -> str:
+    """A difference of shares in points of win rate, signed: ``-0.016`` → ``−1.6``."""
+    return "n/a" if is_missing(x) else signed(100 * x, digits)
+
+
+def pct_ci(est: float, lo: float, hi: float, digits: int = 1) -> str:
+    """``48.4% (95% CI 47.9–48.9%)``."""
+    if is_missing(est, lo, hi):
+        return "n/a"
+    return f"{pct(est, digits)} (95% CI {100 * lo:.{digits}f}–{100 * hi:.{digits}f}%)"
+
+
+def pts_ci(est: float, lo: float, hi: float, digits: int = 1) -> str:
+    """``−1.6 points (95% CI −2.1 to −1.1)``."""
+    if is_missing(est, lo, hi):
+        return "n/a"
+    return f"{pts(est, digits)} points (95% CI {pts(lo, digits)} to {pts(hi, digits)})"
+
+
+def interval(
+    est: float, lo: float, hi: float, digits: int = 3, *, scale: float = 1.0, sign: bool = False
+) -> str:
+    """``est [lo, hi]`` for tables (times ``scale``; ``sign``: always signed); ``n/a`` if missing."""
+    if is_missing(est, lo, hi):
+        return "n/a"
+    if sign:
+        return f"{signed(est * scale, digits)} [{signed(lo * scale, digits)}, {signed(hi * scale, digits)}]"
+    return f"{est * scale:.{digits}f} [{lo * scale:.{digits}f}, {hi * scale:.{digits}f}]"
+
+
+def p_value(p: float | None) -> str:
+    """``< 0.001``, ``0.012``, ``0.43``, ``1``; ``n/a`` if missing."""
+    if p is None or is_missing(p):
+        return "n/a"
+    if p < 0.001:
+        return "< 0.001"
+    if p < 0.1:
+        return f"{p:.3f}"
+    if p >= 0.995:
+        return "1"
+    return f"{p:.2f}"
+
+
+def span(values: list[float], fmt: str) -> str:
+    """``lo to hi`` of ``values`` in format spec ``fmt``; one value if all equal."""
+    lo, hi = min(values), max(values)
+    return format(lo, fmt) if lo == hi else f"{format(lo, fmt)} to {format(hi, fmt)}"

@@ -1,0 +1,105 @@
+"""Strength and speed of one agent against another, in paired games.
+
+    python bench/mcts_strength.py GAME SPEC [--against greedy] [--games 400] [--workers 2]
+                                  [--seed 11] [--variant JSON]
+
+Plays `--games` 2-player games of GAME with seats paired (every deal once in each seat order)
+on `--workers` processes, and prints SPEC's win share (ties = half) with a 95% interval over
+deals (the deal is the unit), the seconds SPEC spent per searched decision (wall time of its
+games over its decisions with more than one legal action; includes the opponent's moves, so a
+slight overestimate), and writes bench/results/strength-<GAME>-<SPEC>.json. Works with any
+build of rust_core, so the same command measures the agents before and after a change.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from common import write  # noqa: E402
+
+
+def play(game: str, variant: dict, agents: list[str], seed: int, start: int, count: int) -> tuple:
+    """One chunk: (win of agents[0] per game, seconds, searched decisions of agents[0])."""
+    import rust_core
+
+    t0 = time.perf_counter()
+    batch = rust_core.simulate(game, variant, agents, seed, start, count, pair_seats=True).to_pydict()
+    seconds = time.perf_counter() - t0
+    wins = [w for w, p in zip(batch["win"], batch["player"], strict=True) if p == 0]
+    decisions = 0
+    for g in range(start, start + min(count, 4)):  # decisions counted on a sample of games
+        log = rust_core.replay(game, variant, agents, seed, g, pair_seats=True)
+        decisions += sum(
+            1 for e in log["events"] if e["event"] == "action" and e["player"] == 0 and e["options"] > 1
+        )
+    return wins, seconds, decisions * count / min(count, 4)
+
+
+def interval(wins: list[float]) -> tuple[float, float, float]:
+    """Mean win share with a 95% normal interval over deals (pairs of consecutive games)."""
+    deals = [(wins[i] + wins[i + 1]) / 2 for i in range(0, len(wins) - 1, 2)]
+    n = len(deals)
+    mean = sum(deals) / n
+    sd = math.sqrt(sum((d - mean) ** 2 for d in deals) / max(n - 1, 1))
+    half = 1.96 * sd / math.sqrt(n)
+    return mean, max(0.0, mean - half), min(1.0, mean + half)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("game")
+    ap.add_argument("spec")
+    ap.add_argument("--against", default="greedy")
+    ap.add_argument("--games", type=int, default=400)
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--seed", type=int, default=11)
+    ap.add_argument("--variant", default="{}", help="variant options as JSON (default: the game's defaults)")
+    args = ap.parse_args()
+    variant = json.loads(args.variant)
+    agents = [args.spec, args.against]
+    chunk = 20
+    starts = range(0, args.games, chunk)
+    t0 = time.perf_counter()
+    wins: list[float] = []
+    seconds = decisions = 0.0
+    with ProcessPoolExecutor(args.workers) as pool:
+        jobs = [
+            pool.submit(play, args.game, variant, agents, args.seed, s, min(chunk, args.games - s))
+            for s in starts
+        ]
+        for job in jobs:
+            w, s, d = job.result()
+            wins += w
+            seconds += s
+            decisions += d
+    share, lo, hi = interval(wins)
+    per_move = seconds / max(decisions, 1)
+    print(
+        f"{args.game}: {args.spec} vs {args.against}: win share {share:.3f} [{lo:.3f}, {hi:.3f}] "
+        f"in {len(wins)} games ({len(wins) // 2} deals); {per_move * 1000:.1f} ms per searched decision; "
+        f"{time.perf_counter() - t0:.0f} s wall"
+    )
+    name = f"strength-{args.game}-{args.spec.replace(':', '_').replace('=', '').replace(',', '_')}"
+    figures = {
+        "game": args.game,
+        "spec": args.spec,
+        "against": args.against,
+        "games": len(wins),
+        "win_share": round(share, 4),
+        "ci95": [round(lo, 4), round(hi, 4)],
+        "seconds_per_decision": round(per_move, 5),
+        "variant": variant,
+    }
+    print(f"wrote {write(name, figures)}")
+
+
+if __name__ == "__main__":
+    main()
