@@ -62,26 +62,17 @@ def test_studies_count_cells_in_words(capsys):
 
 
 def test_closing_line_counts_only_this_runs_games():
-    resumed = {"games_played": 40, "games_done": 160, "wall_seconds": 3.2, "games_per_second": 100.0}
-    line = cli.closing_line("small", Path("runs/small"), resumed)
+    line = cli.closing_line("small", Path("runs/small"), played=40, total=160, wall=3.2, rate=100.0)
     assert line.startswith("small: 40 games played into runs/small in 3.2 s") and "160 games in all" in line
-    fresh = {"games_played": 1, "games_done": 1, "wall_seconds": 1.0, "games_per_second": 2.0}
-    assert "1 game played" in cli.closing_line("s", Path("o"), fresh)
-    done = {"games_played": 0, "games_done": 160, "wall_seconds": 0.4, "games_per_second": None}
-    assert cli.closing_line("small", Path("o"), done).startswith("small: nothing left to play; 160 games")
+    assert "1 game played" in cli.closing_line("s", Path("o"), played=1, total=1, wall=1.0, rate=2.0)
+    done = cli.closing_line("small", Path("o"), played=0, total=160, wall=0.4, rate=None)
+    assert done.startswith("small: nothing left to play; 160 games")
 
 
 def test_precision_line_says_what_was_reached():
-    man = {
-        "precision_rounds": [
-            {"halfwidths": {"a": 0.02, "b": 0.04}},
-            {"halfwidths": {"a": 0.004, "b": 0.0049}},
-        ]
-    }
-    line = precision_reached(man, 0.005)
+    line = precision_reached({"a": 0.004, "b": 0.0049}, 0.005)
     assert "0.0049 (cell b) <= 0.005: target reached" in line
-    capped = {"precision_rounds": [{"halfwidths": {"a": 0.009}}]}
-    assert "0.0090 (cell a) > 0.005: not reached" in precision_reached(capped, 0.005)
+    assert "0.0090 (cell a) > 0.005: not reached" in precision_reached({"a": 0.009}, 0.005)
 
 
 def _run_cli(args: list[str], cwd: Path, env: dict[str, str], timeout: float) -> tuple[int, str, float]:
