@@ -38,6 +38,15 @@ def test_python_source_holds_the_typed_face_of_rust_core():
     assert maturin["module-name"] == "rust_core._native"
     for name in ("__init__.py", "_native.pyi", "py.typed", "hiroba.py", "alhambra.py"):
         assert (package / name).is_file(), name
+    # an editable install puts only python-source on sys.path: links make the top-level packages and
+    # the game data visible there too (the wheel ships the real folders through `include`)
+    for link, target in (
+        ("pipeline", "pipeline"),
+        ("analysis", "analysis"),
+        ("rust_core/data", "rust_core/data"),
+    ):
+        path = package.parent / link
+        assert path.is_symlink() and path.resolve() == (ROOT / target).resolve(), link
 
 
 def _wheel_patterns() -> list[str]:
