@@ -24,7 +24,7 @@ import statsmodels.api as sm
 from scipy import stats as sps
 
 from .content import Dot, DotPlot, Finding, Interval, Section, Table, Text
-from .games import AdvantagePart, GameSection
+from .games import AdvantagePart, GameSection, LadderValue
 from .model import StudyAnalysis
 from .stats.intervals import ALPHA, Estimate, clustered_wilson, mean_ci, unit_col, unit_means, wilson
 from .stats.seats import n_players_of
@@ -178,7 +178,10 @@ def _outscored(s: StudyAnalysis) -> list[dict[str, Any]]:
 
 
 def _findings(s: StudyAnalysis) -> list[Finding]:
-    rows = _outscored(s)
+    if s.ladder is not None:  # a skill ladder reports Dirk per rung, with its convergence verdict
+        return []
+    balance = {c.id for c in s.balance}
+    rows = [r for r in _outscored(s) if r["cell"] in balance]
     if not rows:
         return []
     first, rest = rows[0], rows[1:]
@@ -193,6 +196,24 @@ def _findings(s: StudyAnalysis) -> list[Finding]:
             " Elsewhere: " + "; ".join(f"{s.short(r['cell'])} {pct(r['estimate'])}" for r in rest) + "."
         )
     return [Finding("Dirk", sentence, tuple(r["cell"] for r in rows))]
+
+
+def _ladder_values(s: StudyAnalysis, cell_id: str) -> list[LadderValue]:
+    """Dirk's share of games in which he outscored the winner (threshold 2 points)."""
+    hit = [r for r in _outscored(s) if r["cell"] == cell_id]
+    return [
+        LadderValue(
+            "dirk_outscored",
+            "share of games Dirk outscored the winner",
+            r["estimate"],
+            r["lo"],
+            r["hi"],
+            0.02,
+            True,
+            None,
+        )
+        for r in hit
+    ]
 
 
 def _interval(r: dict[str, Any]) -> Interval:
@@ -240,6 +261,7 @@ def _sections(s: StudyAnalysis) -> list[Section]:
 
 SECTION = GameSection(
     advantage=_advantage,
+    ladder_values=_ladder_values,
     advantage_parts=(
         AdvantagePart("moving first (starting money held fixed)", "first", "first_lo", "first_hi"),
         AdvantagePart("starting hand (start player dealt the fewest cards)", "hand", "hand_lo", "hand_hi"),

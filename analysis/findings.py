@@ -24,6 +24,7 @@ import polars as pl
 
 from .content import Finding
 from .games import section
+from .ladder_findings import ladder_findings
 from .model import CellInfo, StudyAnalysis
 from .stats.practical import direction
 from .words import p_value, pct, pts, pts_ci
@@ -59,8 +60,10 @@ def start_player(s: StudyAnalysis, c: CellInfo) -> Finding:
     """The start-player sentence of one cell."""
     r = s.advantage_row(c.id)
     fair = r["fair"]
+    several = len({x.lineup for x in s.balance}) > 1
     sentence = (
-        f"The start player wins {pct(r['win_rate'])} of {c.n_players}-player games (95% CI "
+        (f"With {c.lineup} self-play, the" if several and " vs " not in c.lineup else "The")
+        + f" start player wins {pct(r['win_rate'])} of {c.n_players}-player games (95% CI "
         f"{100 * (r['lo'] + fair):.1f}–{100 * (r['hi'] + fair):.1f}%; fair is {pct(fair)}): "
         + _tail(r, s.threshold)
     )
@@ -73,7 +76,8 @@ def _parts(s: StudyAnalysis) -> list[Finding]:
         return []
     bits = []
     for p in parts:
-        values = [v for v in s.advantage[p.estimate].to_list() if v is not None and v == v]
+        balance = s.advantage.filter(pl.col("cell").is_in([c.id for c in s.balance]))
+        values = [v for v in balance[p.estimate].to_list() if v is not None and v == v]
         if values:
             lo, hi = min(values), max(values)
             both = pts(lo) if pts(lo) == pts(hi) else f"{pts(lo)} to {pts(hi)}"
@@ -153,7 +157,7 @@ def _closest(s: StudyAnalysis, cells: list[CellInfo], titled: bool) -> Finding:
 
 
 def _groups(s: StudyAnalysis, key: Callable[[CellInfo], Any]) -> list[list[CellInfo]]:
-    cells = sorted(s.played, key=lambda c: (key(c), c.order))
+    cells = sorted(s.balance, key=lambda c: (key(c), c.order))
     return [list(g) for _, g in groupby(cells, key=key)]
 
 
@@ -180,7 +184,9 @@ def _skill(s: StudyAnalysis, cells: list[CellInfo], titled: bool) -> Finding:
         evidence = f" (weakest against strongest: Holm p {_eq(p_value(comp['p_holm']))})" if comp else ""
         sentence = (
             f"The answer changes with skill{evidence}: {side}. A result from one skill level does not "
-            "carry over to players of another; the strongest line-up is the closest model of skilled play."
+            f"carry over to players of another. The strongest line-up here, {cells[-1].lineup}, is only "
+            "the closest model tested, not the game at expert level: whether stronger play moves the answer "
+            "again needs a skill ladder (grid.ladder), which says per number whether it has converged."
         )
     elif len(settled) == 1 and "unsettled" not in dirs:
         sentence = f"The answer is the same at every skill level tested: {side}."
@@ -198,11 +204,17 @@ def verdict(s: StudyAnalysis) -> list[Finding]:
     """Every finding of the verdict block, in order (see the module docstring)."""
     if not s.advantage.height:
         return []
-    out = [start_player(s, c) for c in s.played]
+    rungs = {p.cell for m in s.ladder.metrics for p in m.points} if s.ladder is not None else set()
+    out = ladder_findings(s)
+    out += [start_player(s, c) for c in s.balance if c.id not in rungs]
     out += _parts(s)
     variants = [g for g in _groups(s, lambda c: c.variant_group) if len(g) > 1]
     out += [_closest(s, g, len(variants) > 1) for g in variants]
-    skills = [g for g in _groups(s, lambda c: c.question) if len({c.lineup for c in g}) > 1]
+    skills = [
+        [c for c in g if c.id not in rungs]
+        for g in _groups(s, lambda c: c.question)
+        if len({c.lineup for c in g if c.id not in rungs}) > 1
+    ]
     out += [_skill(s, g, len(skills) > 1) for g in skills]
     game = section(s.game)
     if game.findings is not None:
@@ -217,8 +229,9 @@ def _and(items: list[str]) -> str:
 def scope(s: StudyAnalysis) -> list[str]:
     """What was played, and the threshold that separates 'measurable' from 'matters'."""
     games = int(s.advantage["games"].sum()) if s.advantage.height else 0
-    players = sorted({c.n_players for c in s.played})
-    lineups = sorted({c.lineup for c in s.played})
+    players = sorted({c.n_players for c in s.balance})
+    lineups = [c.lineup for c in sorted(s.balance, key=lambda c: c.strength)]
+    lineups = list(dict.fromkeys(lineups))
     selfplay = " self-play" if all(" vs " not in x for x in lineups) else ""
     design = (
         "every deal played once per seat order of the same agents (paired seats; the deal is the unit)"
@@ -228,7 +241,7 @@ def scope(s: StudyAnalysis) -> list[str]:
     text = (
         f"{games:,} games of {(s.game or 'the game').capitalize()} with "
         f"{_and([str(n) for n in players])} players in "
-        f"{len(s.played)} cells, played by {_and(lineups)}{selfplay}; {design}. "
+        f"{len(s.balance)} cells, played by {_and(lineups)}{selfplay}; {design}. "
         f"A difference matters when it exceeds {threshold_words(s.threshold)} of win rate "
         f"({'the default' if s.threshold_source == 'default' else s.threshold_source})."
     )

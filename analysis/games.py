@@ -25,7 +25,10 @@ Every part is optional:
 * ``scope(s) -> [str]``: sentences on what was played (e.g. the tile set), shown under the title;
 * ``provenance(s) -> [[field, value]]``: extra rows of the provenance table;
 * ``sections(s) -> [Section]``: the game's own report sections, after the generic ones;
-* ``methods`` and ``glossary``: how the game's own estimates are made, and its terms.
+* ``methods`` and ``glossary``: how the game's own estimates are made, and its terms;
+* ``ladder_values(s, cell_id) -> [LadderValue]``: the game's own balance numbers of one self-play
+  cell, for studies with a skill ladder (:mod:`analysis.skill` reports each per rung, against the
+  rung's Elo, with a convergence verdict).
 
 A minimal game module::
 
@@ -57,7 +60,7 @@ import polars as pl
 from .content import Finding, Section
 from .model import StudyAnalysis
 
-__all__ = ["SECTIONS", "AdvantagePart", "GameSection", "section"]
+__all__ = ["SECTIONS", "AdvantagePart", "GameSection", "LadderValue", "section"]
 
 #: Game name -> module defining ``SECTION``.
 SECTIONS: dict[str, str] = {
@@ -78,6 +81,23 @@ class AdvantagePart:
 
 
 @dataclass(frozen=True)
+class LadderValue:
+    """One balance number of a cell for the skill ladder: a key and words for it, the estimate
+    with its 95% interval, the threshold below which two rungs agree (same unit as the estimate),
+    ``percent``: a share or difference of shares (shown in % / points), ``reference``: the value
+    of a fair game (0 for an advantage; None when there is none)."""
+
+    key: str
+    label: str
+    estimate: float
+    lo: float
+    hi: float
+    threshold: float
+    percent: bool = True
+    reference: float | None = 0.0
+
+
+@dataclass(frozen=True)
 class GameSection:
     """What a game adds to the generic analysis and report (see the module docstring)."""
 
@@ -91,6 +111,7 @@ class GameSection:
     sections: Callable[[StudyAnalysis], list[Section]] | None = None
     methods: str = ""
     glossary: tuple[tuple[str, str], ...] = ()
+    ladder_values: Callable[[StudyAnalysis, str], list[LadderValue]] | None = None
 
 
 NO_SECTION = GameSection()

@@ -14,7 +14,7 @@ from typing import Any
 
 import polars as pl
 
-from .content import Block, Interval, Section, Table, TableCell, Text
+from .content import Block, Finding, Interval, Section, Table, TableCell, Text
 from .games import GameSection
 from .model import StudyAnalysis
 from .stats.intervals import ALPHA, Estimate, clustered_wilson, mean_ci, unit_means, wilson
@@ -138,9 +138,26 @@ def _sections(s: StudyAnalysis) -> list[Section]:
     return [Section(HEADING, tuple(blocks))]
 
 
+def _findings(s: StudyAnalysis) -> list[Finding]:
+    """Without a skill ladder but with several line-ups: where the expert-level answer is followed."""
+    if s.rungs or len({c.lineup for c in s.balance}) < 2:
+        return []
+    return [
+        Finding(
+            "Expert level",
+            "Hiroba's start-player numbers move with the agents' search budget (the second player moves "
+            "last, and a shallow search misjudges that last turn), so no line-up of this study gives the "
+            "game's value for skilled players. The skill-ladder study hiroba-skill (reports/hiroba-skill/) "
+            "follows the 2-player advantage from greedy up to mcts:iters=1000 and says whether it has "
+            "converged.",
+        )
+    ]
+
+
 HEADING = "Hiroba: gardens, kois and pebbles by seat"
 
 SECTION = GameSection(
+    findings=_findings,
     tables=_tables,
     scope=_scope,
     provenance=_provenance,

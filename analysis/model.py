@@ -17,7 +17,7 @@ import polars as pl
 from .agents import ladder_key, lineup_name
 from .stats.practical import DEFAULT_THRESHOLD
 
-__all__ = ["CellInfo", "StudyAnalysis", "cell_infos"]
+__all__ = ["CellInfo", "StudyAnalysis", "cell_infos", "ladder_steps"]
 
 
 @dataclass(frozen=True)
@@ -89,6 +89,17 @@ def cell_infos(cells: list[dict[str, Any]]) -> list[CellInfo]:
     return out
 
 
+def ladder_steps(cells: list[dict[str, Any]], ladder: list[str]) -> set[str]:
+    """Ids of a skill ladder's head-to-head cells: 2 players, neighbouring rungs (they rate the
+    rungs; they answer no balance question)."""
+    pairs = {frozenset(p) for p in zip(ladder, ladder[1:], strict=False)}
+    return {
+        str(c["id"])
+        for c in cells
+        if len(c.get("agents", [])) == 2 and frozenset(c["agents"]) in pairs and len(set(c["agents"])) == 2
+    }
+
+
 @dataclass
 class StudyAnalysis:
     """Tables (polars) of one run; see :func:`analysis.analyse`.
@@ -114,6 +125,8 @@ class StudyAnalysis:
     threshold_source: str = "default"
     #: (games analysed, games planned): equal unless the run was read with ``allow_partial``.
     analysed: tuple[int, int] = (0, 0)
+    #: The skill ladder (:class:`analysis.skill.SkillLadder`) of a study with ``grid.ladder``.
+    ladder: Any = None
 
     @property
     def name(self) -> str:
@@ -136,6 +149,23 @@ class StudyAnalysis:
     def played(self) -> list[CellInfo]:
         """The cells with games, in study order (the order of every table and figure)."""
         return [c for c in self.info if c.id in self.rows]
+
+    @property
+    def rungs(self) -> list[str]:
+        """The study's skill ladder, weakest first (empty without one)."""
+        return [str(a) for a in self.manifest["study"].get("ladder") or []]
+
+    @property
+    def steps(self) -> set[str]:
+        """Ids of the ladder's head-to-head cells (see :func:`ladder_steps`)."""
+        return ladder_steps(self.cells, self.rungs)
+
+    @property
+    def balance(self) -> list[CellInfo]:
+        """The played cells that answer a balance question: all but the ladder's head-to-head
+        cells (those rate the rungs), in study order."""
+        steps = self.steps
+        return [c for c in self.played if c.id not in steps]
 
     def cell(self, cell_id: str) -> CellInfo:
         return next(c for c in self.info if c.id == cell_id)

@@ -14,7 +14,8 @@ import polars as pl
 
 from .games import GameSection, section
 from .load import Run, open_run
-from .model import StudyAnalysis, cell_infos
+from .model import StudyAnalysis, cell_infos, ladder_steps
+from .skill import skill_ladder
 from .stats.compare import compare_cells
 from .stats.outcomes import game_length, game_table, margin, score_by_seat, tie_share
 from .stats.practical import DEFAULT_THRESHOLD, classify
@@ -110,6 +111,7 @@ def analyse(
     game = section(study.get("game"))
     limit, source = practical_threshold(manifest, threshold)
     cells = list(study["cells"])
+    steps = ladder_steps(cells, [str(a) for a in study.get("ladder") or []])
     rows: dict[str, pl.DataFrame] = {}
     seats, adv, scores, outcomes = [], [], [], []
     extra: dict[str, list[pl.DataFrame]] = {}
@@ -130,20 +132,23 @@ def analyse(
         seats.append(seat_win_rates(r, paired=paired).with_columns(**lit))
         rec, warning = _advantage_row(r, meta, paired, limit, game)
         adv.append(rec)
-        warnings += [warning] if warning else []
+        warnings += [warning] if warning and cid not in steps else []
         scores.append(score_by_seat(r, paired=paired).with_columns(**lit))
         outcomes.append(_outcome_row(r, meta, paired))
         if game.tables is not None:
             for name, table in game.tables(r, paired).items():
                 extra.setdefault(name, []).append(table.with_columns(**lit))
     names = {c.id: c.name for c in cell_infos(cells)}
-    comparisons = compare_cells(rows, paired=paired, labels=names, negligible={"start_advantage": limit})
+    balance_rows = {k: v for k, v in rows.items() if k not in steps}
+    comparisons = compare_cells(
+        balance_rows, paired=paired, labels=names, negligible={"start_advantage": limit}
+    )
     if comparisons.height:
         comparisons = comparisons.with_columns(
             pl.col("cell_a").replace_strict(names, default=pl.col("cell_a")).alias("label_a"),
             pl.col("cell_b").replace_strict(names, default=pl.col("cell_b")).alias("label_b"),
         )
-    return StudyAnalysis(
+    s = StudyAnalysis(
         manifest=manifest,
         paired=paired,
         cells=cells,
@@ -159,6 +164,8 @@ def analyse(
         threshold_source=source,
         analysed=run.share,
     )
+    s.ladder = skill_ladder(s)
+    return s
 
 
 def _partial_warnings(run: Run) -> list[str]:

@@ -90,10 +90,8 @@ def main() -> None:
         f"({decisions} decisions, {seconds:.1f} s)"
     )
     hiroba_rate, decisions, seconds = mcts_rate(default_spec, "hiroba")
-    print(
-        f"mcts hiroba (default)      {hiroba_rate:10,.0f} iterations/s "
-        f"({decisions} decisions, {seconds:.1f} s)"
-    )
+    print(f"mcts hiroba (default)      {hiroba_rate:10,.0f} iterations/s ", end="")
+    print(f"({decisions} decisions, {seconds:.1f} s)")
     wide, narrow = large_move_lists(args.iters)
     print(
         f"mcts at 2,000 legal moves  {wide:10,.0f} iterations/s; at 20: {narrow:,.0f}; "

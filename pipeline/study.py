@@ -59,8 +59,9 @@ TOP_KEYS = (
     "variant",
     "grid",
 )
-GRID_KEYS = ("players", "agents", "variants", "options")
+GRID_KEYS = ("players", "agents", "ladder", "variants", "options")
 LINEUP_KEYS = ("agents", "games")
+RUNG_KEYS = ("agent", "games")
 MAX_SEED = 2**63 - 1
 
 
@@ -112,6 +113,8 @@ class Study:
     files: dict[str, str] = field(default_factory=dict)
     #: Smallest difference of win rate that matters to the report (a share; None: its default).
     practical_threshold: float | None = None
+    #: The skill ladder's agent specs, weakest first (empty: no ladder); see :func:`ladder_cells`.
+    ladder: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -125,6 +128,7 @@ class Study:
             "cells": [c.to_dict() for c in self.cells],
             "files": dict(self.files),
             "practical_threshold": self.practical_threshold,
+            "ladder": list(self.ladder),
         }
 
     def to_spec(self) -> StudySpec:
@@ -134,7 +138,7 @@ class Study:
         ]
         return StudySpec(
             self.name, self.description, self.game, self.seed, self.games_per_cell, self.pair_seats,
-            self.source, cells, dict(self.files), self.practical_threshold,
+            self.source, cells, dict(self.files), self.practical_threshold, list(self.ladder),
         )  # fmt: skip
 
     def cell(self, cell_id: str) -> Cell:
@@ -344,8 +348,9 @@ def parse_study(
     if len(set(players)) != len(players):
         raise ck.fail("grid.players", f"repeated player count in {players}")
 
-    lineups_raw = grid.get("agents")
-    if not isinstance(lineups_raw, list) or not lineups_raw:
+    ladder = _parse_ladder(ck, grid.get("ladder"), game)
+    lineups_raw = grid.get("agents", [] if ladder else None)
+    if not isinstance(lineups_raw, list) or (not lineups_raw and not ladder):
         raise ck.fail(
             "grid.agents",
             "must be a non-empty array of line-ups: an agent spec (every seat), an array of specs "
@@ -378,6 +383,9 @@ def parse_study(
             lineups.append(list(entry))
         else:
             raise ck.fail(where, f"must be an agent spec string or an array of them, got {entry!r}")
+        lineup_games.append(own_games)
+    for spec, own_games in ladder:  # every rung is a self-play line-up
+        lineups.append(spec)
         lineup_games.append(own_games)
 
     presets_raw = grid.get("variants", {"default": {}})
@@ -458,6 +466,7 @@ def parse_study(
                             games=games_for(own_games or default_games, n, pair_seats),
                         )
                     )
+    cells += _step_cells(ck, game, ladder, cells, pair_seats, default_games)
     if not cells:
         raise ck.fail("grid", "the grid has no cells (no line-up fits any player count)")
     ids = [c.id for c in cells]
@@ -492,7 +501,87 @@ def parse_study(
         cells,
         files,
         None if threshold is None else float(threshold),
+        [spec for spec, _ in ladder],
     )
+
+
+def _parse_ladder(ck: _Checker, raw: Any, game: str) -> list[tuple[str, int | None]]:
+    """``grid.ladder``: rungs weakest first, each an agent spec or ``{ agent = spec, games = N }``.
+
+    A rung's ``games`` sizes its self-play cells and the head-to-head step from the rung below
+    (kept when ``--games`` changes the rest, like a line-up's ``games``)."""
+    if raw is None:
+        return []
+    shape = (
+        "an array of at least 2 agent specs, weakest first, each a spec string or a table "
+        '{ agent = "mcts:iters=1000", games = N }'
+    )
+    if not isinstance(raw, list) or len(raw) < 2:
+        raise ck.fail("grid.ladder", f"must be {shape}; got {raw!r}; agents: {', '.join(rust_core.agents())}")
+    rungs: list[tuple[str, int | None]] = []
+    for i, entry in enumerate(raw):
+        where, games = f"grid.ladder[{i}]", None
+        if isinstance(entry, dict):
+            ck.unknown_keys(entry, RUNG_KEYS, where)
+            if "agent" not in entry:
+                raise ck.fail(f"{where}.agent", 'missing (an agent spec, e.g. "mcts:iters=300")')
+            games = entry.get("games")
+            if games is not None and (isinstance(games, bool) or not isinstance(games, int) or games < 1):
+                raise ck.fail(f"{where}.games", f"must be a positive integer, got {games!r}")
+            where, entry = f"{where}.agent", entry["agent"]
+        if not isinstance(entry, str):
+            raise ck.fail(where, f"must be an agent spec string, got {_type_name(entry)} {entry!r}")
+        if entry in [r for r, _ in rungs]:
+            raise ck.fail(where, f"rung {entry!r} is already on the ladder; every rung must differ")
+        try:  # the head-to-head steps are 2-player games of the engine's default variant
+            rust_core.validate(game, {}, [entry, entry])
+        except ValueError as exc:
+            raise ck.fail(where, str(exc)) from None
+        rungs.append((entry, games))
+    return rungs
+
+
+def _step_cells(
+    ck: _Checker,
+    game: str,
+    ladder: list[tuple[str, int | None]],
+    cells: list[Cell],
+    pair_seats: bool,
+    default_games: int,
+) -> list[Cell]:
+    """Head-to-head cells between neighbouring rungs: 2 players, lower rung in the first seat
+    (``pair_seats`` rotates it), one per variant of the rungs' self-play cells, ``games`` of the
+    upper rung. They rate the rungs (Bradley–Terry Elo in the report)."""
+    if not ladder:
+        return []
+    first = ladder[0][0]
+    variants: dict[str, tuple[str, str, dict[str, Any]]] = {}
+    for c in cells:  # one entry per variant (id and label without players and line-up)
+        if c.agents == [first] * c.n_players:
+            tail = c.id.split("-", 1)[1] if "-" in c.id else ""
+            mid = c.label.split(", ", 1)[1] if ", " in c.label else ""
+            tail = tail[: -len(slug(first))].rstrip("-")
+            mid = mid[: -len(first)].rstrip(", ")
+            variants.setdefault(tail, (tail, mid, c.variant))
+    out = []
+    for (lower, _), (upper, games) in zip(ladder, ladder[1:], strict=False):
+        for tail, mid, variant in variants.values():
+            agents = [lower, upper]
+            try:
+                rust_core.validate(game, variant, agents)
+            except ValueError as exc:
+                raise ck.fail("grid.ladder", f"{exc} (head-to-head {lower} vs {upper}, 2 players)") from None
+            out.append(
+                Cell(
+                    id="-".join(x for x in ("p2", tail, f"{slug(lower)}_v_{slug(upper)}") if x),
+                    label=", ".join(x for x in ("2 players", mid, f"{lower} vs {upper}") if x),
+                    n_players=2,
+                    variant=variant,
+                    agents=agents,
+                    games=games_for(games or default_games, 2, pair_seats),
+                )
+            )
+    return out
 
 
 def _settings(game: str, cell: Cell) -> str:

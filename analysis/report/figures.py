@@ -54,9 +54,9 @@ def _advantage_takeaway(rows: list[dict[str, object]], threshold: float) -> str:
 
 def advantage_plot(s: StudyAnalysis) -> DotPlot:
     """Start-player advantage per cell against the threshold band."""
-    rows = [s.advantage_row(c.id) for c in s.played]
+    rows = [s.advantage_row(c.id) for c in s.balance]
     dots = tuple(
-        Dot(c.name, c.id, r["advantage"], r["lo"], r["hi"]) for c, r in zip(s.played, rows, strict=True)
+        Dot(c.name, c.id, r["advantage"], r["lo"], r["hi"]) for c, r in zip(s.balance, rows, strict=True)
     )
     takeaway = _advantage_takeaway(rows, s.threshold)
     return DotPlot(
@@ -81,7 +81,7 @@ def parts_plot(s: StudyAnalysis) -> DotPlot | None:
     for label, fields in [("raw: what players experience", ("advantage", "lo", "hi"))] + [
         (p.label, (p.estimate, p.lo, p.hi)) for p in parts
     ]:
-        for c in s.played:
+        for c in s.balance:
             r = s.advantage_row(c.id)
             dots.append(Dot(label, c.id, r[fields[0]], r[fields[1]], r[fields[2]]))
     means = [s.advantage[p.estimate].mean() for p in parts]
@@ -106,9 +106,9 @@ def parts_plot(s: StudyAnalysis) -> DotPlot | None:
 def seat_plots(s: StudyAnalysis) -> list[DotPlot]:
     """Win rate by seat, one plot per player count, around the fair share."""
     out = []
-    counts = sorted({c.n_players for c in s.played})
+    counts = sorted({c.n_players for c in s.balance})
     for n in counts:
-        cells = [c for c in s.played if c.n_players == n]
+        cells = [c for c in s.balance if c.n_players == n]
         t = s.seats.filter(pl.col("cell").is_in([c.id for c in cells]))
         dots = tuple(
             Dot(f"seat {k + 1}" + (" (start)" if k == 0 else ""), c.id, r["win_rate"], r["lo"], r["hi"])
@@ -144,7 +144,7 @@ def scores_plot(s: StudyAnalysis) -> DotPlot:
     dots = tuple(
         Dot(f"seat {k + 1}" + (" (start)" if k == 0 else ""), c.id, r["mean_score"], r["lo"], r["hi"])
         for k in seats
-        for c in s.played
+        for c in s.balance
         for r in s.scores.filter((pl.col("cell") == c.id) & (pl.col("seat") == k)).iter_rows(named=True)
     )
     means = s.scores.group_by("seat").agg(pl.col("mean_score").mean()).sort("seat")
@@ -188,7 +188,7 @@ def length_figure(s: StudyAnalysis, colours: dict[str, str]) -> tuple[Figure, st
     """Histogram of turns per game, one outline per cell; and its takeaway."""
     fig, ax = plt.subplots(figsize=(7.0, 3.2))
     medians = []
-    for c in s.played:
+    for c in s.balance:
         turns = game_table(s.rows[c.id])["turns"].to_numpy()
         medians.append(float(game_table(s.rows[c.id])["turns"].median()))  # type: ignore[arg-type]
         ax.hist(turns, bins=30, histtype="step", lw=1.5, color=colours[c.id], label=c.name)

@@ -69,7 +69,11 @@ def methods(doc: Doc, s: StudyAnalysis) -> None:
         "compare them (Skill dependence); the README's Agents section and the Elo ladder (balancelab "
         "strength) give their strength."
     )
-    doc.table(["agent", "what it does"], [[a, describe(a).split(": ", 1)[1]] for a in agents])
+    known = (s.manifest.get("engine") or {}).get("agent_versions") or {}
+    doc.table(
+        ["agent", "version", "what it does"],
+        [[a, str(known.get(a, "not recorded")), describe(a).split(": ", 1)[1]] for a in agents],
+    )
 
 
 GLOSSARY = (

@@ -30,7 +30,7 @@ def advantage(doc: Doc, s: StudyAnalysis) -> None:
     doc.dotplot(figures.advantage_plot(s))
     unit = "deals" if s.paired else "games"
     rows = []
-    for c in s.played:
+    for c in s.balance:
         r = s.advantage_row(c.id)
         rows.append(
             [
@@ -74,16 +74,19 @@ def advantage(doc: Doc, s: StudyAnalysis) -> None:
                 _pts(s.advantage_row(c.id), "advantage", "lo", "hi"),
                 *[_pts(s.advantage_row(c.id), p.estimate, p.lo, p.hi) for p in parts],
             ]
-            for c in s.played
+            for c in s.balance
         ],
     )
     doc.dotplot(figures.parts_plot(s))
 
 
 def skill(doc: Doc, s: StudyAnalysis) -> None:
-    """The start-player question per line-up, side by side, when a study has several."""
+    """The start-player question per line-up, side by side, when a study has several (a skill
+    ladder's rungs have their own section)."""
+    rungs = {p.cell for m in s.ladder.metrics for p in m.points} if s.ladder is not None else set()
+    cells = [c for c in s.balance if c.id not in rungs]
     lineups = sorted(
-        {c.lineup for c in s.played}, key=lambda x: next(c.strength for c in s.played if c.lineup == x)
+        {c.lineup for c in cells}, key=lambda x: next(c.strength for c in cells if c.lineup == x)
     )
     if len(lineups) < 2:
         return
@@ -93,12 +96,12 @@ def skill(doc: Doc, s: StudyAnalysis) -> None:
         "measures the game as that agent plays it; where the answer changes with skill, trust the stronger "
         "line-ups more as a model of skilled human play."
     )
-    questions = list(dict.fromkeys(c.question for c in s.played))
+    questions = list(dict.fromkeys(c.question for c in cells))
     rows = []
     for q in questions:
         row: list[object] = [f"{q[0]} players" + (f", {q[1]}" if q[1] else "")]
         for lineup in lineups:
-            c = next((c for c in s.played if c.question == q and c.lineup == lineup), None)
+            c = next((c for c in cells if c.question == q and c.lineup == lineup), None)
             row.append(_pts(s.advantage_row(c.id), "advantage", "lo", "hi") if c else "")
         rows.append(row)
     doc.table(["question", *[f"{x}: advantage, points [95% CI]" for x in lineups]], rows)
@@ -134,9 +137,9 @@ def seats(doc: Doc, s: StudyAnalysis) -> None:
     doc.heading("Win rate by seat")
     for plot in figures.seat_plots(s):
         doc.dotplot(plot)
-    n_max = max(c.n_players for c in s.played)
+    n_max = max(c.n_players for c in s.balance)
     rows = []
-    for c in s.played:
+    for c in s.balance:
         t = s.seats.filter(pl.col("cell") == c.id).sort("seat")
         cells: list[object] = [_pct(r, "win_rate", "lo", "hi") for r in t.iter_rows(named=True)]
         rows.append([c.name, f"{100 / c.n_players:.1f}", *cells, *[""] * (n_max - len(cells))])

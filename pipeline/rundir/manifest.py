@@ -54,6 +54,9 @@ class StudySpec:
     #: The report's practical-significance threshold (a share of games; None = the default).
     #: Not part of the identity: changing it changes the reading, not the games.
     practical_threshold: float | None = None
+    #: The skill ladder's agent specs, weakest first (``grid.ladder``; empty without one). Not part
+    #: of the identity: the cells it expands into are.
+    ladder: list[str] = field(default_factory=list)
 
     def identity(self) -> dict[str, Any]:
         """What must match for a directory to be continued: everything but game counts and prose."""

@@ -31,7 +31,8 @@
 //!   player's edge is credited with that player's reward. No player's statistics are ever
 //!   conditioned on another player's choice in the same decision, so nothing leaks.
 //!
-//! After the tree, the rollout plays with `rollout` (`greedy` or `random`; at simultaneous
+//! After the tree, the rollout plays with `rollout` (`greedy`, `random`, or `egreedy`: a
+//! random move with probability `eps`, else greedy; at simultaneous
 //! decisions every acting player chooses from the same position) for at most `depth` moves
 //! when the game offers an [`Evaluate::win_estimate`], and every edge on the path is
 //! credited with its player's final (or estimated) win share.
@@ -56,6 +57,9 @@ pub const DEFAULT_DEPTH: u32 = 10;
 pub enum Rollout {
     Random,
     Greedy,
+    /// Greedy, but a uniformly random move with probability `eps` (less predictable
+    /// opponents in the rollouts).
+    EpsilonGreedy,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -67,6 +71,8 @@ pub struct MctsConfig {
     /// greedy evaluation prefers (0 = plain UCT).
     pub bias: f64,
     pub rollout: Rollout,
+    /// Random-move probability of the `egreedy` rollout.
+    pub eps: f64,
     /// Rollout moves after which the game's [`Evaluate::win_estimate`] replaces the rest of
     /// the rollout (0 = always play to the end; games without an estimate always do).
     pub depth: u32,
@@ -84,6 +90,7 @@ impl Default for MctsConfig {
             c: 0.2,
             bias: 10.0,
             rollout: Rollout::Greedy,
+            eps: 0.1,
             depth: DEFAULT_DEPTH,
             widen: 0.5,
             widen_c: 2.0,
@@ -376,6 +383,10 @@ impl<G: Evaluate> MctsAgent<G> {
                 let a = match self.cfg.rollout {
                     Rollout::Random => self.random.choose(&view, rng),
                     Rollout::Greedy => self.greedy.choose(&view, rng),
+                    Rollout::EpsilonGreedy if rand::Rng::random::<f64>(rng) < self.cfg.eps => {
+                        self.random.choose(&view, rng)
+                    }
+                    Rollout::EpsilonGreedy => self.greedy.choose(&view, rng),
                 };
                 self.choices.push((p, a));
             }

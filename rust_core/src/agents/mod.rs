@@ -33,7 +33,7 @@ pub trait Agent<G: Game>: Send {
 /// Allowed parameter names per agent.
 fn allowed_params(name: &str) -> &'static [&'static str] {
     match name {
-        "mcts" => &["iters", "c", "bias", "rollout", "depth", "widen", "widen_c"],
+        "mcts" => &["iters", "c", "bias", "rollout", "eps", "depth", "widen", "widen_c"],
         _ => &[],
     }
 }
@@ -116,7 +116,8 @@ impl AgentSpec {
     }
 
     /// The MCTS settings: `iters` (1..=1000000, default 1000), `c` (0..=100, default
-    /// 0.2), `bias` (0..=100, default 10), `rollout` (`random` | `greedy`, default greedy),
+    /// 0.2), `bias` (0..=100, default 10), `rollout` (`random` | `greedy` | `egreedy`, default
+    /// greedy; `egreedy` plays a random move with probability `eps`, 0..=1, default 0.1),
     /// `depth` (rollout moves before the game's win estimate is used, 0..=100000, 0 = play
     /// to the end), `widen` (progressive widening exponent 0..=1, default 0.5; 1 = a new
     /// child on every visit) and `widen_c` (its coefficient 0.1..=100, default 2; see
@@ -130,12 +131,14 @@ impl AgentSpec {
                 "bias" => cfg.bias = self.number(k, v, 0.0, 100.0, "a number 0..=100")?,
                 "depth" => cfg.depth = self.number(k, v, 0, 100_000, "an integer 0..=100000")?,
                 "widen" => cfg.widen = self.number(k, v, 0.0, 1.0, "a number 0..=1")?,
+                "eps" => cfg.eps = self.number(k, v, 0.0, 1.0, "a number 0..=1")?,
                 "widen_c" => cfg.widen_c = self.number(k, v, 0.1, 100.0, "a number 0.1..=100")?,
                 "rollout" => {
                     cfg.rollout = match v.as_str() {
                         "random" => mcts::Rollout::Random,
                         "greedy" => mcts::Rollout::Greedy,
-                        _ => return Err(self.bad(format!("rollout={v}: allowed random, greedy"))),
+                        "egreedy" => mcts::Rollout::EpsilonGreedy,
+                        _ => return Err(self.bad(format!("rollout={v}: allowed random, greedy, egreedy"))),
                     }
                 }
                 _ => unreachable!("checked by check_params"),

@@ -273,7 +273,9 @@ fn decoupled_search_does_not_leak_simultaneous_choices() {
 fn widening_parameters_parse_and_bound_the_children() {
     let cfg = AgentSpec::parse("mcts:widen=0.3,widen_c=1.5").unwrap().mcts_config().unwrap();
     assert_eq!((cfg.widen, cfg.widen_c), (0.3, 1.5));
-    for bad in ["mcts:widen=1.5", "mcts:widen=nan", "mcts:widen_c=0", "mcts:widen_c=inf"] {
+    let cfg = AgentSpec::parse("mcts:rollout=egreedy,eps=0.25").unwrap().mcts_config().unwrap();
+    assert_eq!((cfg.rollout, cfg.eps), (super::mcts::Rollout::EpsilonGreedy, 0.25));
+    for bad in ["mcts:widen=1.5", "mcts:widen=nan", "mcts:widen_c=0", "mcts:widen_c=inf", "mcts:eps=2"] {
         assert!(AgentSpec::parse(bad).is_err(), "{bad}");
     }
     // On a decision with 2,000 equivalent actions a narrow search still plays a legal move
