@@ -133,7 +133,7 @@ def _pair_table(units: pl.DataFrame) -> pl.DataFrame:
     recs: list[dict[str, Any]] = []
     for (a, b), g in units.group_by(["agent_a", "agent_b"], maintain_order=True):
         est = clustered_wilson(g["share_a"].to_numpy())
-        share = float(g["score_a"].sum() / g["games"].sum())
+        share = float(g["score_a"].to_numpy().sum() / g["games"].to_numpy().sum())
         recs.append(
             {
                 "agent_a": str(a),

@@ -31,8 +31,11 @@ def write(name: str, figures: dict[str, Any]) -> Path:
     payload = {
         "benchmark": name,
         "when": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-        "machine": {"python": platform.python_version(), "processor": platform.processor(),
-                    "system": platform.platform()},
+        "machine": {
+            "python": platform.python_version(),
+            "processor": platform.processor(),
+            "system": platform.platform(),
+        },
         "rust_core": rust_core.__version__,
         **figures,
     }

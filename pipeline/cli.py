@@ -1,6 +1,7 @@
 """``balancelab``: run studies, list built-ins, replay single games, write reports.
 
-Exit status: 0 success, 1 failure while running, 2 bad input (study file, options, directory).
+Exit status: 0 success, 1 failure while running (including a Ray cluster that cannot be reached
+or refuses the driver), 2 bad input (study file, options, directory).
 """
 
 from __future__ import annotations
@@ -13,11 +14,13 @@ from pathlib import Path
 from typing import TypeVar
 
 from . import study as study_mod
+from .cluster import CONNECT_TIMEOUT_S, TCP_TIMEOUT_S
+from .words import plural
 
 EXAMPLES = """\
 examples:
   balancelab studies
-  balancelab run alhambra-dirk                      # built-in study, local Ray, output in runs/alhambra-dirk
+  balancelab run alhambra-dirk                      # built-in study, local Ray; runs/alhambra-dirk/report/
   balancelab run my-study.toml --out runs/mine --games 200000 --workers 2
   balancelab run alhambra-start-player --precision 0.005 --max-games 400000
   balancelab run hiroba-start-player                # Hiroba, 2-4 players, greedy and mcts self-play
@@ -27,7 +30,8 @@ examples:
   balancelab replay --run runs/alhambra-dirk --cell p2-no_dirk --game-index 7
   balancelab replay hiroba --seed 1 --game-index 0 --agents greedy random --variant tiles=my_tiles.txt
   balancelab replay titania --seed 1 --game-index 0 --agents greedy random --variant board=my_board.txt
-  balancelab report runs/alhambra-dirk
+  balancelab report runs/alhambra-dirk              # again into runs/alhambra-dirk/report/
+  balancelab report runs/alhambra-dirk --report-dir reports/alhambra-dirk   # the committed example
   balancelab strength runs/alhambra-strength runs/alhambra-strength-1000 runs/alhambra-strength-3000
 """
 
@@ -53,6 +57,20 @@ def _checked(convert: Callable[[str], T], ok: Callable[[T], bool], expected: str
 _positive = _checked(int, lambda v: v >= 1, "a positive integer")
 _non_negative = _checked(int, lambda v: v >= 0, "a non-negative integer")
 _fraction = _checked(float, lambda v: 0 < v < 1, "a number in (0, 1)")
+_positive_float = _checked(float, lambda v: 0 < v < float("inf"), "a positive number of seconds")
+
+
+class _Version(argparse.Action):
+    """``--version``: the package version and the engine's build, computed only when asked."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, **kwargs: object) -> None:
+        super().__init__(option_strings, dest, nargs=0, help="print the version and the engine's build")
+
+    def __call__(self, parser: argparse.ArgumentParser, *args: object, **kwargs: object) -> None:
+        from .version import describe
+
+        print(describe())
+        parser.exit()
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -62,7 +80,8 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    parser.add_argument("--version", action=_Version)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     run = sub.add_parser(
         "run",
@@ -90,7 +109,19 @@ def build_parser() -> argparse.ArgumentParser:
         "relative file paths, e.g. tiles=my_tiles.txt, from the current directory); an option the "
         "grid sets per cell is refused",
     )
-    run.add_argument("--address", help="Ray cluster to join (default: $RAY_ADDRESS, else start a local Ray)")
+    run.add_argument(
+        "--address",
+        help="Ray cluster to join, HOST:PORT of the head (default: $RAY_ADDRESS, else start a local Ray); "
+        "checked before anything is written",
+    )
+    run.add_argument(
+        "--connect-timeout",
+        type=_positive_float,
+        default=CONNECT_TIMEOUT_S,
+        metavar="SECONDS",
+        help=f"with --address: give up if the cluster has not accepted the driver within this time "
+        f"(default: {CONNECT_TIMEOUT_S:g}; an unreachable address fails within {TCP_TIMEOUT_S:g} s)",
+    )
     run.add_argument(
         "--batch-games",
         type=_positive,
@@ -110,6 +141,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     run.add_argument("--no-progress", action="store_true", help="no progress bar")
     run.add_argument("--no-report", action="store_true", help="do not write the report at the end")
+    run.add_argument(
+        "--report-dir", type=Path, metavar="DIR", help="write the report here (default: OUT/report)"
+    )
     run.add_argument("--quiet", action="store_true", help="print only errors (implies --no-progress)")
     run.set_defaults(func=cmd_run)
 
@@ -121,13 +155,14 @@ def build_parser() -> argparse.ArgumentParser:
 
     replay = sub.add_parser(
         "replay",
+        usage="%(prog)s (GAME --seed SEED | --run DIR --cell ID) --game-index I [options]",
         help="print the event log of one game",
         description="Print the readable event log of one game: given explicitly (GAME --seed --game-index "
         "[--variant ...] [--agents ...]) or taken from a run (--run DIR --cell ID --game-index I), in which "
         "case the result is checked against the recorded rows.",
     )
     replay.add_argument("game", nargs="?", help="game name (not with --run)")
-    replay.add_argument("--seed", type=_non_negative, help="study seed")
+    replay.add_argument("--seed", type=_non_negative, help="study seed (required with GAME)")
     replay.add_argument(
         "--game-index", type=_non_negative, required=True, help="index of the game in its cell"
     )
@@ -153,11 +188,13 @@ def build_parser() -> argparse.ArgumentParser:
     report = sub.add_parser(
         "report",
         help="write the HTML report of a run",
-        description="Write the report of a run directory (reports/<study>/index.html).",
+        description="Write the report of a run directory: RUN_DIR/report/index.html (with report.md and "
+        "figures/), or into --report-dir. The committed example reports are regenerated on purpose only, "
+        "e.g. balancelab report runs/alhambra-dirk --report-dir reports/alhambra-dirk.",
     )
     report.add_argument("run_dir", type=Path, help="run directory (with manifest.json)")
     report.add_argument(
-        "--reports", type=Path, default=Path("reports"), help="reports root (default: reports)"
+        "--report-dir", type=Path, metavar="DIR", help="write the report here (default: RUN_DIR/report)"
     )
     report.add_argument(
         "--allow-partial",
@@ -170,13 +207,14 @@ def build_parser() -> argparse.ArgumentParser:
     strength = sub.add_parser(
         "strength",
         help="rate the agents of head-to-head runs (win shares, Bradley–Terry Elo ladder)",
-        description="Win shares per pairing and a Bradley–Terry Elo ladder with 95%% intervals over "
+        description="Win shares per pairing and a Bradley–Terry Elo ladder with 95% intervals over "
         "every 2-player cell of two different agents in the given runs (pooled); prints the tables and "
-        "writes reports/<first study>/strength.md, strength_*.csv and figures/strength_elo_ladder.png|svg.",
+        "writes strength.md, strength_*.csv and figures/strength_elo_ladder.png|svg into the first run's "
+        "report directory (FIRST_RUN_DIR/report) or --report-dir.",
     )
     strength.add_argument("run_dirs", type=Path, nargs="+", metavar="RUN_DIR", help="run directories")
     strength.add_argument(
-        "--reports", type=Path, default=Path("reports"), help="reports root (default: reports)"
+        "--report-dir", type=Path, metavar="DIR", help="write here (default: FIRST_RUN_DIR/report)"
     )
     strength.add_argument("--anchor", help="agent fixed at Elo 0 (default: greedy if present)")
     strength.set_defaults(func=cmd_strength)
@@ -188,7 +226,9 @@ def fail(message: str) -> int:
     return 2
 
 
-def write_report(run_dir: Path, reports_root: Path, quiet: bool = False, allow_partial: bool = False) -> int:
+def write_report(
+    run_dir: Path, out_dir: Path | None, quiet: bool = False, allow_partial: bool = False
+) -> int:
     from .rundir import IncompleteRun, RunFormatError, verify_run
 
     try:
@@ -197,8 +237,11 @@ def write_report(run_dir: Path, reports_root: Path, quiet: bool = False, allow_p
     except ImportError:
         print("note: analysis.report is not available yet; no report written", file=sys.stderr)
         return 0
+    target = out_dir or run_dir / "report"
+    if not quiet:
+        print(f"writing the report into {target} ...", file=sys.stderr, flush=True)
     try:
-        index = _write_report(run_dir, reports_root, allow_partial=allow_partial)
+        index = _write_report(run_dir, target, allow_partial=allow_partial)
     except (IncompleteRun, RunFormatError, DuplicateKeys) as exc:
         return fail(str(exc))
     if allow_partial:
@@ -212,6 +255,7 @@ def write_report(run_dir: Path, reports_root: Path, quiet: bool = False, allow_p
 
 def cmd_run(args: argparse.Namespace) -> int:
     from . import manifest
+    from .cluster import RayUnavailable
     from .replay import parse_variant
     from .rundir import RunFormatError, RunWriteError
     from .runner import DirectoryBusy, RunOptionError, run_study
@@ -236,6 +280,7 @@ def cmd_run(args: argparse.Namespace) -> int:
             quiet=args.quiet,
             precision=args.precision,
             max_games=args.max_games,
+            connect_timeout_s=args.connect_timeout,
         )
     except (
         manifest.ManifestMismatch,
@@ -248,18 +293,32 @@ def cmd_run(args: argparse.Namespace) -> int:
     except (RunWriteError, UnreadableData) as exc:
         print(f"balancelab: error: {exc}; the batches written so far are kept", file=sys.stderr)
         return 1
+    except RayUnavailable as exc:
+        print(f"balancelab: error: {exc}", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         print("interrupted; run the same command again to continue", file=sys.stderr)
         return 130
     if not args.quiet:
-        rate = man.games_per_second
-        print(
-            f"{study.name}: {man.games_done} games in {out} "
-            f"({man.wall_seconds or 0:.1f} s{f', {rate:,.0f} games/s while playing' if rate else ''})"
+        line = closing_line(
+            study.name, out, man.games_played, man.games_done, man.wall_seconds, man.games_per_second
         )
+        print(line)
     if args.no_report:
         return 0
-    return write_report(out, Path("reports"), args.quiet)
+    return write_report(out, args.report_dir, args.quiet)
+
+
+def closing_line(
+    name: str, out: Path, played: int, total: int, wall: float | None, rate: float | None
+) -> str:
+    """What this invocation did: games played now (not those of earlier runs), time and speed."""
+    wall = wall or 0.0
+    if played == 0:
+        return f"{name}: nothing left to play; {plural(total, 'game')} in {out} ({wall:.1f} s)"
+    speed = f", {rate:,.0f} games/s while playing" if rate else ""
+    earlier = f"; {plural(total, 'game')} in all" if total != played else ""
+    return f"{name}: {plural(played, 'game')} played into {out} in {wall:.1f} s{speed}{earlier}"
 
 
 def cmd_studies(args: argparse.Namespace) -> int:
@@ -273,7 +332,7 @@ def cmd_studies(args: argparse.Namespace) -> int:
     for name in study_mod.builtin_names():
         s = study_mod.load_study(name)
         games = sum(c.games for c in s.cells)
-        print(f"{name:<24} {len(s.cells):>2} cells, {games:>9,} games  {s.description}")
+        print(f"{name:<28} {plural(len(s.cells), 'cell'):>8}, {plural(games, 'game'):>15}  {s.description}")
     return 0
 
 
@@ -327,7 +386,7 @@ def cmd_report(args: argparse.Namespace) -> int:
 
     if not manifest_path(args.run_dir).exists():
         return fail(f"{args.run_dir}: no manifest.json; not a run directory")
-    return write_report(args.run_dir, args.reports, allow_partial=args.allow_partial)
+    return write_report(args.run_dir, args.report_dir, allow_partial=args.allow_partial)
 
 
 def cmd_strength(args: argparse.Namespace) -> int:
@@ -344,13 +403,17 @@ def cmd_strength(args: argparse.Namespace) -> int:
     except (ValueError, FileNotFoundError) as exc:
         return fail(str(exc))
     print(format_strength(st))
-    paths = write_strength(st, args.reports)
+    paths = write_strength(st, args.report_dir or args.run_dirs[0] / "report")
     print(f"strength: {paths['markdown']}, {paths['figure']}")
     return 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:  # bare `balancelab`: what it can do
+        parser.print_help()
+        return 0
     return int(args.func(args))
 
 

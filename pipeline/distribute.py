@@ -14,13 +14,9 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-import logging
-import os
-import signal
-import tempfile
-import threading
+import platform
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -32,15 +28,6 @@ from . import sink
 from .plan import Batch, BatchSizer, cut
 from .study import Cell, Study, StudyError
 
-# For the embedded local Ray only: traffic on loopback, no usage stats, and workers at the driver's
-# priority (Ray's default niceness 15 lets any other process on the machine starve the study).
-LOCAL_ENV = {
-    "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER": "0",
-    "RAY_USAGE_STATS_ENABLED": "0",
-    "RAY_worker_niceness": "0",
-    # no dashboard runs locally, so nobody reads Ray's metrics: don't spend worker CPU on them
-    "RAY_enable_metrics_collection": "0",
-}
 MAX_ATTEMPTS = 6
 
 
@@ -77,6 +64,10 @@ def play_batch(
     options (shipped from the driver): the engine gets their text, and no worker opens a path."""
     import rust_core
 
+    if not hasattr(rust_core, "simulate"):  # the source folder, seen as a namespace package
+        raise ImportError(
+            f"balancelab is not installed on this worker ({platform.node()}): install it on every node"
+        )
     t0 = time.perf_counter()
     c0 = time.process_time()
     text = {path: blob.decode("utf-8") for path, blob in (files or {}).items()}
@@ -85,65 +76,6 @@ def play_batch(
     n_players = pa.array(np.full(table.num_rows, len(agents), dtype=np.int32))
     table = table.append_column(pa.field("n_players", pa.int32(), nullable=False), n_players)
     return table, time.perf_counter() - t0, time.process_time() - c0
-
-
-@contextlib.contextmanager
-def outside_source_tree() -> Iterator[None]:
-    """Runs the body (``ray.init``) from an empty directory.
-
-    Ray puts the driver's working directory first on every worker's ``sys.path``. Started
-    from a checkout, workers would then import the source folders (``rust_core`` without its
-    compiled extension) instead of the installed packages.
-    """
-    here = os.getcwd()
-    with tempfile.TemporaryDirectory(prefix="balancelab-ray-") as empty:
-        os.chdir(empty)
-        try:
-            yield
-        finally:
-            os.chdir(here)
-
-
-@contextlib.contextmanager
-def ray_session(workers: int | None, address: str | None) -> Iterator[int]:
-    """Joins the cluster at ``address``/``RAY_ADDRESS`` or starts a quiet local Ray; yields the concurrency.
-
-    If Ray is already initialised (tests, notebooks) it is used as it is and left running.
-    """
-    import ray
-
-    if ray.is_initialized():
-        yield workers or max(1, int(ray.cluster_resources().get("CPU", 1)))
-        return
-    quiet: dict[str, Any] = {
-        "log_to_driver": False,
-        "logging_level": logging.ERROR,
-        "configure_logging": True,
-    }
-    target = address or os.environ.get("RAY_ADDRESS")
-    with outside_source_tree():
-        if target:
-            ray.init(address=target, **quiet)
-        else:
-            for key, value in LOCAL_ENV.items():
-                os.environ.setdefault(key, value)
-            # "local": always a private instance, even if a `ray start` cluster runs on this machine
-            cpus = workers or os.cpu_count() or 1
-            ray.init(address="local", num_cpus=cpus, include_dashboard=False, **quiet)
-    previous = None
-    if threading.current_thread() is threading.main_thread():
-        # SIGTERM (`kill`, `ray job stop`) stops the run like Ctrl-C: Ray is shut down cleanly
-        previous = signal.signal(signal.SIGTERM, _interrupt)
-    try:
-        yield workers or max(1, int(ray.cluster_resources().get("CPU", 1)))
-    finally:
-        ray.shutdown()
-        if previous is not None:
-            signal.signal(signal.SIGTERM, previous)
-
-
-def _interrupt(signum: int, frame: object) -> None:
-    raise KeyboardInterrupt
 
 
 @dataclass

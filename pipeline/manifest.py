@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import datetime as dt
 import platform
-import subprocess
 from importlib import metadata
 from pathlib import Path
 
 import rust_core
 
+from . import version
 from .rundir import EngineSpec, Manifest, read_manifest, write_manifest
 from .rundir.layout import data_dir, is_foreign_nonempty
 from .study import Study
@@ -36,19 +36,6 @@ def now() -> str:
     return dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")
 
 
-def git_commit() -> str | None:
-    """The commit of the checkout this package runs from, if it is one."""
-    here = Path(__file__).resolve().parent
-    try:
-        res = subprocess.run(
-            ["git", "rev-parse", "HEAD"], cwd=here, capture_output=True, text=True, timeout=5, check=False
-        )
-    except (OSError, subprocess.SubprocessError):
-        return None
-    commit = res.stdout.strip()
-    return commit if res.returncode == 0 and commit else None
-
-
 def versions() -> dict[str, str | None]:
     def dist(name: str) -> str | None:
         try:
@@ -59,6 +46,7 @@ def versions() -> dict[str, str | None]:
     return {
         "balancelab": dist("balancelab"),
         "rust_core": rust_core.__version__,
+        "build": version.engine_build(),
         "ray": dist("ray"),
         "pyarrow": dist("pyarrow"),
         "python": platform.python_version(),
@@ -130,7 +118,7 @@ def new(study: Study, old: Manifest | None) -> Manifest:
         study=study.to_spec(),
         engine=engine_of(study),
         versions=versions(),
-        git_commit=git_commit(),
+        git_commit=version.source_commit(),  # None for an installed package: versions["build"] names it
         host=platform.node(),
         started=started,
         first_started=old.first_started if old is not None else started,

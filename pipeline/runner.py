@@ -13,7 +13,8 @@ from pathlib import Path
 from typing import Any
 
 from . import manifest, sink
-from .distribute import Progress, ray_session, read_files, run_batches
+from .cluster import CONNECT_TIMEOUT_S, RaySession
+from .distribute import Progress, read_files, run_batches
 from .plan import BatchSizer, missing_ranges
 from .rundir import MAX_GAMES, Manifest, RunWriteError
 from .rundir.layout import LOCK
@@ -153,6 +154,7 @@ class RunConfig:
     precision: float | None = None
     max_games: int | None = None
     on_written: Callable[[Progress], None] | None = None
+    connect_timeout_s: float = CONNECT_TIMEOUT_S
 
 
 def run_study(study: Study, out: Path, **options: Any) -> Manifest:
@@ -165,11 +167,28 @@ def run_study(study: Study, out: Path, **options: Any) -> Manifest:
     another format, :class:`StudyError` if a file of the study changed since it was loaded,
     :class:`DirectoryBusy` if another run is writing to ``out``, :class:`sink.UnreadableData` if
     a batch file cannot be read; :class:`pipeline.rundir.RunWriteError` if writing fails.
+
+    Ray is started (or the cluster at ``address``/``RAY_ADDRESS`` joined) only if a game is
+    missing; for a new directory before anything is written, so a Ray that cannot start or a
+    cluster that cannot be reached (:class:`pipeline.cluster.RayUnavailable`) leaves nothing behind.
     """
     cfg = RunConfig(**options)
     check_options(cfg.target_seconds, cfg.batch_games, cfg.max_games, cfg.precision)
     t_start = time.perf_counter()
     prepare(study, out)  # refuse another study before creating anything
+    with RaySession(cfg.workers, cfg.address, lambda m: _note(cfg.quiet, m), cfg.connect_timeout_s) as ray:
+        if manifest.read(out) is None:
+            ray.start()  # a new directory always has games to play: fail before writing anything
+        return _run(study, out, cfg, ray, t_start)
+
+
+def _note(quiet: bool, message: str) -> None:
+    """What is happening (starting Ray, writing the report): on stderr, beside the progress bar."""
+    if not quiet:
+        print(message, file=sys.stderr, flush=True)
+
+
+def _run(study: Study, out: Path, cfg: RunConfig, ray: RaySession, t_start: float) -> Manifest:
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
@@ -187,7 +206,7 @@ def run_study(study: Study, out: Path, **options: Any) -> Manifest:
         man = manifest.new(study, old)
         man.games_done = sum(scan.games(c.id) for c in study.cells)
         manifest.write(out, man)  # before Ray starts: data never lies in a directory without one
-        compute, played = _play(study, out, man, scan, cfg)
+        compute, played = _play(study, out, man, scan, cfg, ray)
     man.finished = manifest.now()
     man.wall_seconds = round(time.perf_counter() - t_start, 3)
     man.compute_seconds = round(compute, 3)
@@ -228,38 +247,44 @@ def _progress_bar(study: Study, done: int) -> Any:
     )
 
 
-def _play(study: Study, out: Path, man: Manifest, scan: sink.Scan, cfg: RunConfig) -> tuple[float, int]:
-    """Plays rounds (one, or more with ``precision``) on Ray; returns compute seconds and games played."""
+def _play(
+    study: Study, out: Path, man: Manifest, scan: sink.Scan, cfg: RunConfig, ray: RaySession
+) -> tuple[float, int]:
+    """Plays rounds (one, or more with ``precision``); Ray is started only for a round with games
+    to play. Returns compute seconds and games played."""
     compute, played = 0.0, 0
-    with ray_session(cfg.workers, cfg.address) as concurrency:
-        man.workers = concurrency
-        sizer = BatchSizer(study, target_seconds=cfg.target_seconds, fixed_games=cfg.batch_games)
-        bar = _progress_bar(study, man.games_done) if cfg.progress else None
-        cap = cfg.max_games or max(DEFAULT_MAX_GAMES, max(c.games for c in study.cells))
-        writer = _Writer(out, man, cfg.on_written)
-        covered = scan.covered
-        try:
-            while True:
-                gaps = {c.id: missing_ranges(c.games, covered.get(c.id, [])) for c in study.cells}
-                writer.base_done = base_done = man.games_done
+    sizer = BatchSizer(study, target_seconds=cfg.target_seconds, fixed_games=cfg.batch_games)
+    bar = None
+    cap = cfg.max_games or max(DEFAULT_MAX_GAMES, max(c.games for c in study.cells))
+    writer = _Writer(out, man, cfg.on_written)
+    covered = scan.covered
+    try:
+        while True:
+            gaps = {c.id: missing_ranges(c.games, covered.get(c.id, [])) for c in study.cells}
+            writer.base_done = base_done = man.games_done
+            if any(gaps.values()):
+                concurrency = ray.start()
+                man.workers = man.workers or concurrency
+                if bar is None and cfg.progress:
+                    bar = _progress_bar(study, man.games_done)
                 t0 = time.perf_counter()
                 stats = run_batches(study, out, gaps, concurrency, sizer, writer, progress_bar=bar)
                 compute += time.perf_counter() - t0
                 played += stats.games
                 _account(man, stats, base_done, study)
-                manifest.write(out, man)
-                grown = _next_round(study, out, man, cfg, cap) if cfg.precision is not None else None
-                if grown is None:
-                    break
-                study = grown
-                man.study = study.to_spec()
-                if bar is not None:
-                    bar.total = sum(c.games for c in study.cells)
-                    bar.refresh()
-                covered = sink.scan(out, study).covered
-        finally:
+            manifest.write(out, man)
+            grown = _next_round(study, out, man, cfg, cap) if cfg.precision is not None else None
+            if grown is None:
+                break
+            study = grown
+            man.study = study.to_spec()
             if bar is not None:
-                bar.close()
+                bar.total = sum(c.games for c in study.cells)
+                bar.refresh()
+            covered = sink.scan(out, study).covered
+    finally:
+        if bar is not None:
+            bar.close()
     return compute, played
 
 
@@ -289,12 +314,7 @@ def _next_round(study: Study, out: Path, man: Manifest, cfg: RunConfig, cap: int
     grown = grow(study, widths, cfg.precision, cap)
     worst = max(widths.values()) if widths else float("nan")
     if grown is None:
-        reached = all(w <= cfg.precision for w in widths.values())
-        _say(
-            cfg.quiet,
-            f"precision: largest half-width {worst:.4f} "
-            f"({'target reached' if reached else 'game cap reached'})",
-        )
+        _say(cfg.quiet, precision_reached(widths, cfg.precision))
         return None
     _say(
         cfg.quiet,
@@ -302,3 +322,20 @@ def _next_round(study: Study, out: Path, man: Manifest, cfg: RunConfig, cap: int
         f"playing up to {max(c.games for c in grown.cells)} games per cell",
     )
     return grown
+
+
+def precision_reached(widths: dict[str, float], target: float) -> str:
+    """One line on the precision a run reached, e.g. ``precision: largest 95% half-width of the
+    start-player advantage 0.0048 (cell p2-x) <= 0.005: target reached``."""
+    if not widths:
+        return "precision: not measured (no cell with games)"
+    cell = max(widths, key=lambda c: widths[c])
+    worst = widths[cell]
+    if worst <= target:
+        verdict, sign = "target reached", "<="
+    else:
+        verdict, sign = "not reached: a cell hit the game cap (--max-games)", ">"
+    return (
+        f"precision: largest 95% half-width of the start-player advantage {worst:.4f} (cell {cell}) "
+        f"{sign} {target}: {verdict}"
+    )

@@ -19,18 +19,15 @@ def ray_local() -> Iterator[None]:
     """A local Ray with 2 CPUs for one test module (the pipeline uses it as it finds it)."""
     import ray
 
-    from pipeline.distribute import outside_source_tree
-
     if ray.is_initialized():
         ray.shutdown()
-    with outside_source_tree():
-        ray.init(
-            address="local",
-            num_cpus=2,
-            include_dashboard=False,
-            log_to_driver=False,
-            logging_level=logging.ERROR,
-        )
+    ray.init(
+        address="local",
+        num_cpus=2,
+        include_dashboard=False,
+        log_to_driver=False,
+        logging_level=logging.ERROR,
+    )
     try:
         yield
     finally:

@@ -121,9 +121,9 @@ def test_killed_driver_then_same_command_gives_the_uninterrupted_data(
         "--quiet",
     ]
     env = dict(os.environ, RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER="0")
-    # Not the checkout: `python -m` puts the working directory first on sys.path, and the
-    # source folder `rust_core/` has no compiled extension in a non-editable install.
-    cwd = tmp_path
+    # From the checkout (`python -m` puts it first on sys.path): the crate folder `rust_core/` is
+    # no package, so the installed rust_core is found; pipeline comes from the checkout.
+    cwd = Path(__file__).resolve().parent.parent
     proc = subprocess.Popen(cmd, env=env, cwd=cwd, start_new_session=True)
     try:
         deadline = time.monotonic() + 120

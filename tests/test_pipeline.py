@@ -52,8 +52,9 @@ def test_run_layout_manifest_and_rows(write_study, tmp_path, read_run, expected_
         "agents": ["random", "random"],
         "games": 60,
     }
-    assert set(on_disk["versions"]) >= {"balancelab", "rust_core", "ray", "python"}
-    assert "git_commit" in on_disk and on_disk["started"] and on_disk["finished"]
+    assert set(on_disk["versions"]) >= {"balancelab", "rust_core", "build", "ray", "python"}
+    assert on_disk["versions"]["build"].startswith("sha256:")
+    assert on_disk.get("git_commit") != "None" and on_disk["started"] and on_disk["finished"]
     assert on_disk["games_done"] == 120 and on_disk["wall_seconds"] > 0
     files = sorted(p.relative_to(out).as_posix() for p in (out / "data").rglob("*") if p.is_file())
     assert len(files) == 8  # 60 games in batches of 16: 16, 16, 16, 12 per cell
@@ -269,9 +270,9 @@ def test_a_directory_being_written_by_another_run_is_refused(write_study, tmp_pa
 def test_cli_report_calls_the_analysis_report(tmp_path, monkeypatch, capsys):
     calls = []
 
-    def write_report(run_dir, reports_root, allow_partial=False):
-        calls.append((run_dir, reports_root, allow_partial))
-        return reports_root / "x" / "index.html"
+    def write_report(run_dir, out_dir, allow_partial=False):
+        calls.append((run_dir, out_dir, allow_partial))
+        return out_dir / "index.html"
 
     fake = types.ModuleType("analysis.report")
     fake.write_report = write_report
@@ -279,8 +280,9 @@ def test_cli_report_calls_the_analysis_report(tmp_path, monkeypatch, capsys):
     assert cli.main(["report", str(tmp_path)]) == 2  # not a run directory
     assert "manifest.json" in capsys.readouterr().err
     (tmp_path / "manifest.json").write_text("{}")
-    assert cli.main(["report", str(tmp_path), "--reports", str(tmp_path / "r")]) == 0
-    assert calls == [(tmp_path, tmp_path / "r", False)]
+    assert cli.main(["report", str(tmp_path), "--report-dir", str(tmp_path / "r")]) == 0
+    assert cli.main(["report", str(tmp_path)]) == 0
+    assert calls == [(tmp_path, tmp_path / "r", False), (tmp_path, tmp_path / "report", False)]
     assert "index.html" in capsys.readouterr().out
     monkeypatch.setitem(sys.modules, "analysis.report", None)
     assert cli.main(["report", str(tmp_path)]) == 0

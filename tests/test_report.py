@@ -53,7 +53,9 @@ CELLS = [
 def report(tmp_path_factory) -> pathlib.Path:
     root = tmp_path_factory.mktemp("rep")
     run = write_run(root / "run", name="alhambra-mini", game="alhambra", pair_seats=True, cells=CELLS)
-    return write_report(run, root / "reports")
+    index = write_report(run)  # into the run: run/report/
+    assert index == run / "report" / "index.html"
+    return index
 
 
 def _h2(md: str) -> list[str]:
@@ -87,7 +89,7 @@ def test_numbers_read_as_words(report):
     assert "p (Holm)" in md and "unit of analysis is the deal" in md
     for term in ("cell", "deal", "fair share", "points of win rate", "p (Holm)", "matters"):
         assert f"| {term} |" in md  # glossary
-    s = analyse(report.parent.parent.parent / "run")
+    s = analyse(report.parent.parent)
     assert {"finding", "first", "hand", "win_rate"} <= set(s.advantage.columns)
     parts = s.advantage.select((pl.col("first") + pl.col("hand") - pl.col("advantage")).abs().max()).item()
     assert parts < 1e-9  # moving first + starting hand = raw

@@ -51,7 +51,7 @@ def test_a_manifest_of_another_format_is_refused_naming_both(tmp_path, capsys, w
     assert words in message
     with pytest.raises(rundir.RunFormatError):
         analysis.analyse(run)
-    assert cli.main(["report", str(run), "--reports", str(tmp_path / "r")]) == 2
+    assert cli.main(["report", str(run), "--report-dir", str(tmp_path / "r")]) == 2
     assert "reads format 2" in capsys.readouterr().err
     before = _snapshot(run)
     assert cli.main(["run", str(write_study(games=10)), "--out", str(run), "--no-progress"]) == 2
@@ -97,12 +97,12 @@ def test_the_report_refuses_an_incomplete_run_unless_allow_partial(write_study, 
         analysis.analyse(out)
     assert "cell p2-official: 10 of 20 games" in str(info.value) and "--allow-partial" in str(info.value)
     reports = tmp_path / "reports"
-    assert cli.main(["report", str(out), "--reports", str(reports)]) == 2
+    assert cli.main(["report", str(out), "--report-dir", str(reports)]) == 2
     assert "incomplete run (20 of 40 planned games verified)" in capsys.readouterr().err
     assert not reports.exists()
-    assert cli.main(["report", str(out), "--reports", str(reports), "--allow-partial"]) == 0
+    assert cli.main(["report", str(out), "--report-dir", str(reports), "--allow-partial"]) == 0
     assert "analysed 20 of 40 planned games (50.0%)" in capsys.readouterr().err
-    md = (reports / "small" / "report.md").read_text()
+    md = (reports / "report.md").read_text()
     assert "Partial run: 20 of 40 planned games analysed (50.0%)" in md
     assert "| games analysed | 20 of 40 planned |" in md
     assert "| engine | alhambra rules v" in md and "agents random v" in md
@@ -142,7 +142,7 @@ def test_duplicated_keys_are_always_refused(tmp_path, monkeypatch):
         analysis.analyse(run)
     with pytest.raises(DuplicateKeys):
         analysis.analyse(run, allow_partial=True)
-    assert cli.main(["report", str(run), "--reports", str(tmp_path / "r")]) == 2
+    assert cli.main(["report", str(run), "--report-dir", str(tmp_path / "r")]) == 2
 
 
 def test_replay_json_from_a_run_is_valid_json_with_notes_on_stderr(write_study, tmp_path, capsys):

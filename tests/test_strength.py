@@ -224,10 +224,12 @@ def test_tiny_real_run(tmp_path: pathlib.Path) -> None:
     paths = write_strength(st, tmp_path / "reports")
     for key in ("markdown", "ratings", "pairs", "figure"):
         assert paths[key].exists() and paths[key].stat().st_size > 0
-    assert (tmp_path / "reports" / "tiny-strength" / "figures" / "strength_elo_ladder.svg").exists()
+    assert (tmp_path / "reports" / "figures" / "strength_elo_ladder.svg").exists()
 
-    assert cli_main(["strength", str(run), "--reports", str(tmp_path / "cli")]) == 0
-    assert (tmp_path / "cli" / "tiny-strength" / "strength.md").exists()
+    assert cli_main(["strength", str(run), "--report-dir", str(tmp_path / "cli")]) == 0
+    assert (tmp_path / "cli" / "strength.md").exists()
+    assert cli_main(["strength", str(run)]) == 0  # with the run's own report
+    assert (run / "report" / "strength.md").exists()
     assert cli_main(["strength", str(tmp_path / "nope")]) == 2
 
     from analysis.report import write_report

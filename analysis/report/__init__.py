@@ -1,7 +1,7 @@
 """The one renderer: draws every figure and writes the HTML and Markdown report.
 
-``write_report(run_dir, reports_root)`` -> ``reports_root/<study>/index.html``;
-``write_strength(st, reports_root)`` writes ``balancelab strength``'s files. Nothing outside
+``write_report(run_dir, out_dir=run_dir/"report")`` -> ``out_dir/index.html``;
+``write_strength(st, out_dir)`` writes ``balancelab strength``'s files. Nothing outside
 this package draws or formats a page; it reads the analysis (:mod:`analysis.study`), the
 findings (:mod:`analysis.findings`) and the games' sections (:mod:`analysis.games`) as data.
 """

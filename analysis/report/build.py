@@ -49,17 +49,18 @@ def build(s: StudyAnalysis, out: pathlib.Path) -> Doc:
 
 def write_report(
     run_dir: pathlib.Path | str,
-    reports_root: pathlib.Path | str = pathlib.Path("reports"),
+    out_dir: pathlib.Path | str | None = None,
     *,
     threshold: float | None = None,
     allow_partial: bool = False,
 ) -> pathlib.Path:
-    """Analyses ``run_dir`` and writes ``reports_root/<study>/index.html`` (self-contained:
-    figures embedded as base64 PNG), ``report.md`` and ``figures/*.png|svg``; returns the
-    ``index.html`` path. ``threshold`` overrides the study's practical threshold; an
-    incomplete run is refused unless ``allow_partial`` (:class:`pipeline.rundir.IncompleteRun`)."""
+    """Analyses ``run_dir`` and writes ``out_dir/index.html`` (self-contained: figures embedded as
+    base64 PNG), ``report.md`` and ``figures/*.png|svg``; ``out_dir`` defaults to the run's own
+    ``run_dir/report``. Returns the ``index.html`` path. ``threshold`` overrides the study's
+    practical threshold; an incomplete run is refused unless ``allow_partial``
+    (:class:`pipeline.rundir.IncompleteRun`)."""
     s = analyse(run_dir, threshold=threshold, allow_partial=allow_partial)
-    out = pathlib.Path(reports_root) / s.name
+    out = pathlib.Path(run_dir) / "report" if out_dir is None else pathlib.Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     doc = build(s, out)
     page = Template(TEMPLATE.read_text()).substitute(title=html.escape(s.name), body="\n".join(doc.html))

@@ -127,7 +127,7 @@ def provenance(doc: Doc, s: StudyAnalysis) -> None:
         ["wall time (s)", f"{wall:.1f}" if isinstance(wall, (int, float)) else "n/a"],
         ["started", m.get("started", "n/a")],
         ["finished", m.get("finished", "n/a")],
-        ["git commit", m.get("git_commit", "n/a")],
+        *([["git commit", m["git_commit"]]] if m.get("git_commit") else []),  # from a checkout only
         ["versions", versions],
         ["engine", _engine(m.get("engine", {}))],
     ]

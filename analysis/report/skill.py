@@ -84,7 +84,7 @@ def ladder_figure(m: LadderMetric, anchor: str) -> Figure | None:
 def _rung_table(doc: Doc, s: StudyAnalysis, metrics: list[LadderMetric]) -> None:
     first = metrics[0]
     header = ["rung", "Elo [95% CI]", "games", *[f"{m.label} [95% CI]" for m in metrics]]
-    rows = []
+    rows: list[list[object]] = []
     for i, p in enumerate(first.points):
         games = int(s.advantage_row(p.cell)["games"])
         vals = [

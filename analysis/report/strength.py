@@ -82,13 +82,11 @@ def elo_figure(st: StrengthAnalysis) -> Figure:
     return fig
 
 
-def write_strength(
-    st: StrengthAnalysis, reports_root: pathlib.Path | str = pathlib.Path("reports")
-) -> dict[str, pathlib.Path]:
-    """Writes ``reports_root/<name>/strength.md``, ``strength_ratings.csv``, ``strength_pairs.csv``
-    and ``figures/strength_elo_ladder.png|svg`` (the report's own section, one run only, uses
+def write_strength(st: StrengthAnalysis, out_dir: pathlib.Path | str) -> dict[str, pathlib.Path]:
+    """Writes ``out_dir/strength.md``, ``strength_ratings.csv``, ``strength_pairs.csv`` and
+    ``figures/strength_elo_ladder.png|svg`` (the report's own section, one run only, uses
     ``elo_ladder``); returns their paths."""
-    out = pathlib.Path(reports_root) / st.name
+    out = pathlib.Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     paths = {
         "markdown": out / "strength.md",

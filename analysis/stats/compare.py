@@ -139,7 +139,7 @@ def compare_cells(
         metrics = tuple(replace(m, negligible=negligible.get(m.name, m.negligible)) for m in metrics)
     names = dict(labels or {})
     if pairs is None:
-        n_of = {k: int(v["seat"].max()) + 1 for k, v in cells.items()}
+        n_of = {k: int(v["seat"].to_numpy().max()) + 1 for k, v in cells.items()}
         pairs = [(a, b) for a, b in itertools.combinations(cells, 2) if n_of[a] == n_of[b]]
     units: dict[tuple[str, str], np.ndarray] = {}
     recs: list[dict[str, Any]] = []

@@ -35,7 +35,7 @@ class SeatTest:
 
 def n_players_of(rows: pl.DataFrame) -> int:
     """Player count of a cell's rows (they must all have the same)."""
-    return int(rows["seat"].max()) + 1
+    return int(rows["seat"].to_numpy().max()) + 1
 
 
 def seat_matrix(rows: pl.DataFrame, value: str = "win", *, paired: bool) -> np.ndarray:
