@@ -13,18 +13,15 @@ engine's built-in map (variant ``map`` null) or a file, named with its path and 
 
 from __future__ import annotations
 
-import pathlib
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import polars as pl
 
+from .content import Block, Interval, Section, Table, TableCell, Text
 from .games import GameSection
+from .model import StudyAnalysis
 from .stats.intervals import ALPHA, Estimate, mean_ci, unit_means, wilson
 from .stats.seats import n_players_of
-
-if TYPE_CHECKING:
-    from .report.build import Doc
-    from .study import StudyAnalysis
 
 __all__ = ["BUILTIN_MAP", "END_REASONS", "SECTION", "SEAT_METRICS", "end_reasons", "maps", "seat_metrics"]
 
@@ -76,7 +73,7 @@ def end_reasons(rows: pl.DataFrame, *, alpha: float = ALPHA) -> pl.DataFrame:
     ``reason``, ``share``, ``lo``, ``hi``, ``games``, ``mean_rounds``."""
     games = rows.filter(pl.col("seat") == 0)
     n = games.height
-    mean_rounds = float(games["rounds"].mean()) if n else float("nan")
+    mean_rounds = float(games["rounds"].cast(pl.Float64).mean() or 0.0) if n else float("nan")
     recs = []
     for code, name in END_REASONS.items():
         k = games.filter(pl.col("end_reason") == code).height
@@ -136,7 +133,7 @@ START_PLAYER_NOTE = (
 )
 
 
-def _summary(s: StudyAnalysis) -> list[str]:
+def _scope(s: StudyAnalysis) -> list[str]:
     return [START_PLAYER_NOTE, *[f"{f[0].upper()}{f[1:]}: {text}." for f, text in _map_lines(s)]]
 
 
@@ -144,37 +141,49 @@ def _provenance(s: StudyAnalysis) -> list[list[str]]:
     return [[field, text] for field, text in _map_lines(s)]
 
 
-def _report(doc: Doc, s: StudyAnalysis, out: pathlib.Path) -> None:
-    from .report.text import ci
-
-    doc.heading("Maharaja: palaces, gold and houses by seat")
-    for field, text in _map_lines(s):
-        doc.para(f"{field[0].upper()}{field[1:]}: {text}.")
-    doc.para(START_PLAYER_NOTE)
+def _sections(s: StudyAnalysis) -> list[Section]:
+    blocks: list[Block] = [Text(line) for line in _scope(s)]
     table = s.table("maharaja")
     if not table.height:
-        doc.para("No games recorded.")
-        return
-    doc.para("Means per player at each seat with 95% intervals (score = palaces built; ties: gold).")
-    header = ["cell", "seat", *[label for _, label in SEAT_METRICS]]
-    rows = []
+        return [Section(HEADING, (*blocks, Text("No games recorded.")))]
+    blocks.append(
+        Text(
+            "Means per player at each seat (seat 1 = start player) with 95% intervals "
+            "(score = palaces built; ties: gold)."
+        )
+    )
+    rows: list[tuple[TableCell, ...]] = []
     for (cid, seat), part in table.group_by(["cell", "seat"], maintain_order=True):
         by = {r["metric"]: r for r in part.iter_rows(named=True)}
-        rows.append(
-            [
-                s.label(str(cid)),
-                seat,
-                *[ci(by[c]["estimate"], by[c]["lo"], by[c]["hi"], 2) for c, _ in SEAT_METRICS],
-            ]
-        )
-    doc.table(header, rows)
+        intervals = [Interval(by[c]["estimate"], by[c]["lo"], by[c]["hi"], 2) for c, _ in SEAT_METRICS]
+        rows.append((s.short(str(cid)), int(str(seat)) + 1, *intervals))
+    blocks.append(Table(("cell", "seat", *[label for _, label in SEAT_METRICS]), tuple(rows)))
     ends = s.table("maharaja_end")
-    doc.para("How the games ended (share of games with 95% Wilson intervals) and the mean number of rounds.")
-    rows = [
-        [s.label(str(r["cell"])), r["reason"], ci(r["share"], r["lo"], r["hi"], 3), f"{r['mean_rounds']:.2f}"]
-        for r in ends.iter_rows(named=True)
-    ]
-    doc.table(["cell", "end", "share", "mean rounds"], rows)
+    if ends.height:
+        blocks.append(Text("How the games ended (share of games, 95% Wilson intervals) and the mean rounds."))
+        end_rows: tuple[tuple[TableCell, ...], ...] = tuple(
+            (
+                s.short(str(r["cell"])),
+                str(r["reason"]),
+                Interval(r["share"], r["lo"], r["hi"], kind="percent"),
+                round(float(r["mean_rounds"]), 2),
+            )
+            for r in ends.iter_rows(named=True)
+        )
+        blocks.append(Table(("cell", "end", "share", "mean rounds"), end_rows))
+    return [Section(HEADING, tuple(blocks))]
 
 
-SECTION = GameSection(tables=_tables, summary=_summary, provenance=_provenance, report=_report)
+HEADING = "Maharaja: palaces, gold and houses by seat"
+
+SECTION = GameSection(
+    tables=_tables,
+    scope=_scope,
+    provenance=_provenance,
+    sections=_sections,
+    methods=(
+        "Maharaja's per-seat figures are means over deals (games without paired seats) with Student-t "
+        "intervals; end reasons are shares of games with Wilson intervals. The start player is whoever "
+        "holds the lowest character when the first round begins."
+    ),
+)

@@ -110,7 +110,7 @@ def _sections(s: StudyAnalysis) -> list[Section]:
         rows.append(
             (
                 s.short(str(cid)),
-                int(seat) + 1,  # type: ignore[call-overload]
+                int(seat) + 1,
                 *[Interval(by[c]["estimate"], by[c]["lo"], by[c]["hi"], 2) for c, _, _ in SEAT_METRICS],
             )
         )

@@ -144,7 +144,7 @@ def _interval_rows(
         by = {r["metric"]: r for r in part.iter_rows(named=True)}
         head: list[TableCell] = [s.short(str(key[0]))]
         if len(key) > 1:
-            head.append(int(key[1]) + 1)  # type: ignore[call-overload]
+            head.append(int(key[1]) + 1)
         intervals = [Interval(by[c]["estimate"], by[c]["lo"], by[c]["hi"], digits) for c, _ in metrics]
         rows.append((*head, *intervals))
     return tuple(rows)
