@@ -150,7 +150,7 @@ COIN_STUDY = """\
 name = "coin-kill"
 game = "coin"
 seed = 17
-games_per_cell = 3000
+games_per_cell = 6000
 [grid]
 players = [2, 3, 4]
 agents = ["random"]
@@ -170,13 +170,14 @@ def _records(out) -> int:
 
 def _kill_at_random(cmd, env, cwd, out, rng) -> int:
     """Starts the run and SIGKILLs it: after 1-8 new batch records plus 0-20 ms, or (one time in
-    five) at a random time after the start (imports, resume scan, manifest). Returns the records
+    five) at a random time 0.1-0.8 s after the start (imports, resume scan, manifest; the study is
+    large enough that an idle machine cannot finish it in the 20 rounds). Returns the records
     written in this round."""
     before = _records(out)
     proc = subprocess.Popen(cmd, env=env, cwd=cwd, start_new_session=True)
     try:
         if rng.random() < 0.2:
-            time.sleep(rng.uniform(0.1, 2.0))
+            time.sleep(rng.uniform(0.1, 0.8))
         else:
             want, deadline = before + rng.randint(1, 8), time.monotonic() + 60
             while _records(out) < want:

@@ -169,6 +169,6 @@ def test_report_has_the_maharaja_section_the_map_and_the_start_player(tmp_path):
     for label in ("gold at the end", "houses built", "forfeited actions", "gold from scorings", "tolls paid"):
         assert label in header
     section = md.split("## Maharaja", 1)[1].split("\n## ", 1)[0]
-    seat_rows = [x for x in section.splitlines() if re.match(r"\| [23] players \| \d \|", x)]
+    seat_rows = [x for x in section.splitlines() if re.match(r"\| [23] players, \w+ \| \d \|", x)]
     assert len(seat_rows) == 2 + 3
     assert "governor track" in section and "mean rounds" in section
