@@ -128,8 +128,8 @@ def _tables(rows: pl.DataFrame, paired: bool) -> dict[str, pl.DataFrame]:
 
 
 START_PLAYER_NOTE = (
-    "Start player (seat 1 in the tables) = whoever holds the lowest character when the first round begins; the "
-    "characters are picked at set-up, so this seat is chosen by the players' picks, not dealt."
+    "Start player (seat 1 in the tables) = whoever holds the lowest character when the first round "
+    "begins; the characters are picked at set-up, so this seat is chosen by the players' picks, not dealt."
 )
 
 

@@ -98,8 +98,17 @@ impl<G: Engine> Setup<G> {
         }
         let mut choices: Vec<(usize, G::Action)> = Vec::with_capacity(MAX_SEATS);
         while !state.is_terminal() {
+            let d = state.decision();
+            if !d.is_simultaneous() {
+                let q = d.first();
+                let rng = rngs[q].as_mut().expect("one stream per position");
+                let action = agents[who[q]].choose(&View::new(&state, q), rng);
+                on_action(&mut state, q, &action);
+                state.apply(q, action);
+                continue;
+            }
             choices.clear();
-            for q in state.decision().players() {
+            for q in d.players() {
                 let rng = rngs[q].as_mut().expect("one stream per position");
                 choices.push((q, agents[who[q]].choose(&View::new(&state, q), rng)));
             }

@@ -781,9 +781,14 @@ impl Game for Alhambra {
         match self.phase {
             Phase::Over => {}
             Phase::Act => {
-                // Passing is legal only when nothing else is.
-                if self.action_kinds(self.current) == 1 << KIND_PASS {
-                    if want(KIND_PASS) {
+                // Passing is legal only when nothing else is (the kinds are computed only
+                // when the answer depends on it: the random agent asks for one other kind).
+                let pass_only = match kind {
+                    Some(k) if k != KIND_PASS => false,
+                    _ => self.action_kinds(self.current) == 1 << KIND_PASS,
+                };
+                if pass_only || kind == Some(KIND_PASS) {
+                    if pass_only {
                         out.push(Action::Pass);
                     }
                     return;
