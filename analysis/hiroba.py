@@ -15,6 +15,7 @@ from typing import Any
 import polars as pl
 
 from .content import Block, Finding, Interval, Section, Table, TableCell, Text
+from .datafiles import DataFile
 from .games import GameSection
 from .model import StudyAnalysis
 from .stats.intervals import ALPHA, Estimate, clustered_wilson, mean_ci, unit_means, wilson
@@ -34,6 +35,9 @@ SEAT_METRICS: tuple[tuple[str, str, str], ...] = (
 )
 
 BUILTIN_TILES = "rust_core/data/hiroba_tiles.txt"
+TILES = DataFile("tiles", "tile set", BUILTIN_TILES, "the engine's own set")
+#: The tile sets of a run (see :meth:`DataFile.used`).
+tile_sets = TILES.used
 
 
 def _estimate(rows: pl.DataFrame, column: str, kind: str, paired: bool, alpha: float) -> Estimate:
@@ -67,54 +71,13 @@ def seat_metrics(rows: pl.DataFrame, *, paired: bool, alpha: float = ALPHA) -> p
     return pl.DataFrame(recs)
 
 
-def tile_sets(manifest: dict[str, Any]) -> list[dict[str, Any]]:
-    """The tile sets of a run: ``source`` (``"built-in"`` or the file's path), ``sha256`` (of
-    the file as recorded in the manifest; ``None`` for the built-in set) and ``cells`` (ids)."""
-    study = manifest["study"]
-    files = study.get("files", {})
-    sets: dict[str | None, list[str]] = {}
-    for cell in study["cells"]:
-        path = (cell.get("variant") or {}).get("tiles")
-        sets.setdefault(path, []).append(str(cell["id"]))
-    return [
-        {"source": path or "built-in", "sha256": files.get(path) if path else None, "cells": cells}
-        for path, cells in sets.items()
-    ]
-
-
-def _describe(tiles: dict[str, Any], rust_core_version: str | None) -> str:
-    if tiles["sha256"] is None and tiles["source"] == "built-in":
-        version = f" of rust_core {rust_core_version}" if rust_core_version else ""
-        return f"built-in (the engine's own set, {BUILTIN_TILES}{version}; not the publisher's)"
-    digest = tiles["sha256"][:12] if tiles["sha256"] else "not recorded"
-    return f"file {tiles['source']} (sha256 {digest})"
-
-
-def _tile_lines(s: StudyAnalysis) -> list[tuple[str, str]]:
-    """(field, text) per tile set; the field names the cells when the study used several sets."""
-    sets = tile_sets(s.manifest)
-    version = s.manifest.get("versions", {}).get("rust_core")
-    return [
-        ("tile set" if len(sets) == 1 else f"tile set of {', '.join(t['cells'])}", _describe(t, version))
-        for t in sets
-    ]
-
-
 def _tables(rows: pl.DataFrame, paired: bool) -> dict[str, pl.DataFrame]:
     return {"hiroba": seat_metrics(rows, paired=paired)}
 
 
-def _scope(s: StudyAnalysis) -> list[str]:
-    return [f"{field[0].upper()}{field[1:]}: {text}." for field, text in _tile_lines(s)]
-
-
-def _provenance(s: StudyAnalysis) -> list[list[str]]:
-    return [[field, text] for field, text in _tile_lines(s)]
-
-
 def _sections(s: StudyAnalysis) -> list[Section]:
     table = s.table("hiroba")
-    blocks: list[Block] = [Text(line) for line in _scope(s)]
+    blocks: list[Block] = [Text(line) for line in TILES.scope(s)]
     if not table.height:
         return [Section(HEADING, (*blocks, Text("No games recorded.")))]
     blocks.append(
@@ -159,8 +122,8 @@ HEADING = "Hiroba: gardens, kois and pebbles by seat"
 SECTION = GameSection(
     findings=_findings,
     tables=_tables,
-    scope=_scope,
-    provenance=_provenance,
+    scope=TILES.scope,
+    provenance=TILES.provenance,
     sections=_sections,
     methods=(
         "Hiroba's per-seat figures are means over deals (games without paired seats) with Student-t "

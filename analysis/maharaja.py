@@ -18,6 +18,7 @@ from typing import Any
 import polars as pl
 
 from .content import Block, Interval, Section, Table, TableCell, Text
+from .datafiles import DataFile
 from .games import GameSection
 from .model import StudyAnalysis
 from .stats.intervals import ALPHA, Estimate, mean_ci, unit_means, wilson
@@ -39,6 +40,9 @@ SEAT_METRICS: tuple[tuple[str, str], ...] = (
 END_REASONS: dict[int, str] = {1: "7th palace", 2: "governor track", 3: "round limit"}
 
 BUILTIN_MAP = "rust_core/data/maharaja_map.txt"
+MAP = DataFile("map", "map", BUILTIN_MAP, "the engine's own map")
+#: The maps of a run (see :meth:`DataFile.used`).
+maps = MAP.used
 
 
 def _mean(rows: pl.DataFrame, column: str, paired: bool, alpha: float) -> Estimate:
@@ -91,38 +95,6 @@ def end_reasons(rows: pl.DataFrame, *, alpha: float = ALPHA) -> pl.DataFrame:
     return pl.DataFrame(recs)
 
 
-def maps(manifest: dict[str, Any]) -> list[dict[str, Any]]:
-    """The maps of a run: ``source`` (``"built-in"`` or the file's path), ``sha256`` (of the
-    file as recorded in the manifest; ``None`` for the built-in map) and ``cells`` (ids)."""
-    study = manifest["study"]
-    files = study.get("files", {})
-    found: dict[str | None, list[str]] = {}
-    for cell in study["cells"]:
-        path = (cell.get("variant") or {}).get("map")
-        found.setdefault(path, []).append(str(cell["id"]))
-    return [
-        {"source": path or "built-in", "sha256": files.get(path) if path else None, "cells": cells}
-        for path, cells in found.items()
-    ]
-
-
-def _describe(m: dict[str, Any], rust_core_version: str | None) -> str:
-    if m["sha256"] is None and m["source"] == "built-in":
-        version = f" of rust_core {rust_core_version}" if rust_core_version else ""
-        return f"built-in (the engine's own map, {BUILTIN_MAP}{version}; not the publisher's)"
-    digest = m["sha256"] if m["sha256"] else "not recorded"
-    return f"file {m['source']} (sha256 {digest})"
-
-
-def _map_lines(s: StudyAnalysis) -> list[tuple[str, str]]:
-    found = maps(s.manifest)
-    version = s.manifest.get("versions", {}).get("rust_core")
-    return [
-        ("map" if len(found) == 1 else f"map of {', '.join(m['cells'])}", _describe(m, version))
-        for m in found
-    ]
-
-
 def _tables(rows: pl.DataFrame, paired: bool) -> dict[str, pl.DataFrame]:
     return {"maharaja": seat_metrics(rows, paired=paired), "maharaja_end": end_reasons(rows)}
 
@@ -134,11 +106,7 @@ START_PLAYER_NOTE = (
 
 
 def _scope(s: StudyAnalysis) -> list[str]:
-    return [START_PLAYER_NOTE, *[f"{f[0].upper()}{f[1:]}: {text}." for f, text in _map_lines(s)]]
-
-
-def _provenance(s: StudyAnalysis) -> list[list[str]]:
-    return [[field, text] for field, text in _map_lines(s)]
+    return [START_PLAYER_NOTE, *MAP.scope(s)]
 
 
 def _sections(s: StudyAnalysis) -> list[Section]:
@@ -179,7 +147,7 @@ HEADING = "Maharaja: palaces, gold and houses by seat"
 SECTION = GameSection(
     tables=_tables,
     scope=_scope,
-    provenance=_provenance,
+    provenance=MAP.provenance,
     sections=_sections,
     methods=(
         "Maharaja's per-seat figures are means over deals (games without paired seats) with Student-t "

@@ -15,6 +15,7 @@ from typing import Any
 import polars as pl
 
 from .content import Block, Interval, Section, Table, TableCell, Text
+from .datafiles import DataFile
 from .games import GameSection
 from .model import StudyAnalysis
 from .stats.intervals import ALPHA, mean_ci, unit_means
@@ -50,6 +51,9 @@ EPOCH_METRICS: tuple[tuple[str, str], ...] = (
 )
 
 BUILTIN_BOARD = "rust_core/data/titania_board.txt"
+BOARD = DataFile("board", "board", BUILTIN_BOARD, "the engine's own design")
+#: The boards of a run (see :meth:`DataFile.used`).
+boards = BOARD.used
 
 
 def _estimate_rows(
@@ -87,52 +91,11 @@ def epoch_lengths(rows: pl.DataFrame, *, paired: bool, alpha: float = ALPHA) -> 
     return pl.DataFrame(_estimate_rows(rows.filter(pl.col("seat") == 0), EPOCH_METRICS, paired, alpha))
 
 
-def boards(manifest: dict[str, Any]) -> list[dict[str, Any]]:
-    """The boards of a run: ``source`` (``"built-in"`` or the file's path), ``sha256`` (of the
-    file as recorded in the manifest; ``None`` for the built-in board) and ``cells`` (ids)."""
-    study = manifest["study"]
-    files = study.get("files", {})
-    found: dict[str | None, list[str]] = {}
-    for cell in study["cells"]:
-        path = (cell.get("variant") or {}).get("board")
-        found.setdefault(path, []).append(str(cell["id"]))
-    return [
-        {"source": path or "built-in", "sha256": files.get(path) if path else None, "cells": cells}
-        for path, cells in found.items()
-    ]
-
-
-def _describe(board: dict[str, Any], rust_core_version: str | None) -> str:
-    if board["sha256"] is None and board["source"] == "built-in":
-        version = f" of rust_core {rust_core_version}" if rust_core_version else ""
-        return f"built-in (the engine's own design, {BUILTIN_BOARD}{version}; not the publisher's)"
-    digest = board["sha256"][:12] if board["sha256"] else "not recorded"
-    return f"file {board['source']} (sha256 {digest})"
-
-
-def _board_lines(s: StudyAnalysis) -> list[tuple[str, str]]:
-    """(field, text) per board; the field names the cells when the study used several boards."""
-    found = boards(s.manifest)
-    version = s.manifest.get("versions", {}).get("rust_core")
-    return [
-        ("board" if len(found) == 1 else f"board of {', '.join(b['cells'])}", _describe(b, version))
-        for b in found
-    ]
-
-
 def _tables(rows: pl.DataFrame, paired: bool) -> dict[str, pl.DataFrame]:
     return {
         "titania": seat_metrics(rows, paired=paired),
         "titania_epochs": epoch_lengths(rows, paired=paired),
     }
-
-
-def _scope(s: StudyAnalysis) -> list[str]:
-    return [f"{field[0].upper()}{field[1:]}: {text}." for field, text in _board_lines(s)]
-
-
-def _provenance(s: StudyAnalysis) -> list[list[str]]:
-    return [[field, text] for field, text in _board_lines(s)]
 
 
 def _interval_rows(
@@ -152,7 +115,7 @@ def _interval_rows(
 
 def _sections(s: StudyAnalysis) -> list[Section]:
     table = s.table("titania")
-    blocks: list[Block] = [Text(line) for line in _scope(s)]
+    blocks: list[Block] = [Text(line) for line in BOARD.scope(s)]
     if not table.height:
         return [Section(HEADING, (*blocks, Text("No games recorded.")))]
     blocks.append(
@@ -178,8 +141,8 @@ HEADING = "Titania: points, towers and ships by seat"
 
 SECTION = GameSection(
     tables=_tables,
-    scope=_scope,
-    provenance=_provenance,
+    scope=BOARD.scope,
+    provenance=BOARD.provenance,
     sections=_sections,
     methods=(
         "Titania's per-seat figures and epoch lengths are means over deals (games without paired seats) "
