@@ -80,6 +80,9 @@ def main() -> None:
             wins += w
             seconds += s
             decisions += d
+            if len(wins) >= 4:
+                share, lo, hi = interval(wins)
+                print(f"  {len(wins)} games: {share:.3f} [{lo:.3f}, {hi:.3f}]", file=sys.stderr, flush=True)
     share, lo, hi = interval(wins)
     per_move = seconds / max(decisions, 1)
     print(
