@@ -10,16 +10,14 @@ for the pass rate. The tile set comes from the manifest: the engine's built-in s
 
 from __future__ import annotations
 
-from typing import Any
-
 import polars as pl
 
 from .content import Block, Finding, Interval, Section, Table, TableCell, Text
 from .datafiles import DataFile
 from .games import GameSection
 from .model import StudyAnalysis
-from .stats.intervals import ALPHA, Estimate, clustered_wilson, mean_ci, unit_means, wilson
-from .stats.seats import n_players_of
+from .stats.intervals import ALPHA
+from .stats.seats import seat_figures
 
 __all__ = ["BUILTIN_TILES", "SECTION", "SEAT_METRICS", "seat_metrics", "tile_sets"]
 
@@ -40,35 +38,9 @@ TILES = DataFile("tiles", "tile set", BUILTIN_TILES, "the engine's own set")
 tile_sets = TILES.used
 
 
-def _estimate(rows: pl.DataFrame, column: str, kind: str, paired: bool, alpha: float) -> Estimate:
-    values = unit_means(rows, pl.col(column).cast(pl.Float64), paired=paired)["value"].to_numpy()
-    if kind == "mean":
-        return mean_ci(values, alpha)
-    if paired:
-        return clustered_wilson(values, alpha)
-    return wilson(float(rows[column].sum()), rows.height, alpha)
-
-
 def seat_metrics(rows: pl.DataFrame, *, paired: bool, alpha: float = ALPHA) -> pl.DataFrame:
-    """Per seat and figure of :data:`SEAT_METRICS`: ``seat``, ``metric`` (column), ``label``,
-    ``estimate``, ``lo``, ``hi``, ``n_units``."""
-    recs: list[dict[str, Any]] = []
-    for seat in range(n_players_of(rows)):
-        mine = rows.filter(pl.col("seat") == seat)
-        for column, label, kind in SEAT_METRICS:
-            e = _estimate(mine, column, kind, paired, alpha)
-            recs.append(
-                {
-                    "seat": seat,
-                    "metric": column,
-                    "label": label,
-                    "estimate": e.estimate,
-                    "lo": e.lo,
-                    "hi": e.hi,
-                    "n_units": e.n_units,
-                }
-            )
-    return pl.DataFrame(recs)
+    """Per seat and figure of :data:`SEAT_METRICS` (see :func:`analysis.stats.seats.seat_figures`)."""
+    return seat_figures(rows, SEAT_METRICS, paired=paired, alpha=alpha)
 
 
 def _tables(rows: pl.DataFrame, paired: bool) -> dict[str, pl.DataFrame]:

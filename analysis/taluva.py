@@ -9,15 +9,13 @@ for shares. :data:`SECTION` plugs this into the generic analysis and report (see
 
 from __future__ import annotations
 
-from typing import Any
-
 import polars as pl
 
 from .content import Block, Interval, Section, Table, TableCell, Text
 from .games import GameSection
 from .model import StudyAnalysis
-from .stats.intervals import ALPHA, Estimate, clustered_wilson, mean_ci, unit_means, wilson
-from .stats.seats import n_players_of
+from .stats.intervals import ALPHA
+from .stats.seats import seat_figures
 
 __all__ = ["END_REASONS", "SECTION", "SEAT_METRICS", "derived", "seat_metrics"]
 
@@ -52,36 +50,10 @@ def derived(rows: pl.DataFrame) -> pl.DataFrame:
     )
 
 
-def _estimate(rows: pl.DataFrame, column: str, kind: str, paired: bool, alpha: float) -> Estimate:
-    values = unit_means(rows, pl.col(column).cast(pl.Float64), paired=paired)["value"].to_numpy()
-    if kind == "mean":
-        return mean_ci(values, alpha)
-    if paired:
-        return clustered_wilson(values, alpha)
-    return wilson(float(rows[column].cast(pl.Float64).sum()), rows.height, alpha)
-
-
 def seat_metrics(rows: pl.DataFrame, *, paired: bool, alpha: float = ALPHA) -> pl.DataFrame:
-    """Per seat and figure of :data:`SEAT_METRICS`: ``seat``, ``metric`` (column), ``label``,
-    ``estimate``, ``lo``, ``hi``, ``n_units``."""
+    """Per seat and figure of :data:`SEAT_METRICS` (see :func:`analysis.stats.seats.seat_figures`)."""
     rows = derived(rows)
-    recs: list[dict[str, Any]] = []
-    for seat in range(n_players_of(rows)):
-        mine = rows.filter(pl.col("seat") == seat)
-        for column, label, kind in SEAT_METRICS:
-            e = _estimate(mine, column, kind, paired, alpha)
-            recs.append(
-                {
-                    "seat": seat,
-                    "metric": column,
-                    "label": label,
-                    "estimate": e.estimate,
-                    "lo": e.lo,
-                    "hi": e.hi,
-                    "n_units": e.n_units,
-                }
-            )
-    return pl.DataFrame(recs)
+    return seat_figures(rows, SEAT_METRICS, paired=paired, alpha=alpha)
 
 
 def _tables(rows: pl.DataFrame, paired: bool) -> dict[str, pl.DataFrame]:

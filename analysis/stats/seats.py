@@ -11,16 +11,26 @@ players) on the per-deal seat differences.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import polars as pl
 from scipy.stats import chisquare, ttest_1samp
 from statsmodels.stats.multivariate import test_mvmean
 
-from .intervals import ALPHA, Estimate, clustered_wilson, unit_means, wilson
+from .intervals import ALPHA, Estimate, clustered_wilson, mean_ci, unit_means, wilson
 
-__all__ = ["SeatTest", "equal_seats_test", "n_players_of", "seat_matrix", "seat_win_rates", "start_advantage"]
+__all__ = [
+    "SeatTest",
+    "equal_seats_test",
+    "n_players_of",
+    "seat_figures",
+    "seat_matrix",
+    "seat_win_rates",
+    "start_advantage",
+]
 
 
 @dataclass(frozen=True)
@@ -108,3 +118,29 @@ def equal_seats_test(rows: pl.DataFrame, *, paired: bool) -> SeatTest:
     except np.linalg.LinAlgError:
         stat, p = float("nan"), float("nan")
     return SeatTest(stat, p, "Hotelling T-squared on per-deal seat differences", m.shape[0])
+
+
+def seat_figures(
+    rows: pl.DataFrame, metrics: Sequence[tuple[str, str, str]], *, paired: bool, alpha: float = ALPHA
+) -> pl.DataFrame:
+    """Per seat and figure ``(column, label, kind)``: ``seat``, ``metric`` (column), ``label``,
+    ``estimate``, ``lo``, ``hi``, ``n_units``. ``kind`` ``mean``: a mean over units (deals with
+    paired seats, else games) with a Student-t interval; ``share``: a 0/1 column's share (Wilson,
+    clustered by deal with paired seats)."""
+    recs: list[dict[str, Any]] = []
+    for seat in range(n_players_of(rows)):
+        mine = rows.filter(pl.col("seat") == seat)
+        for column, label, kind in metrics:
+            values = unit_means(mine, pl.col(column).cast(pl.Float64), paired=paired)["value"].to_numpy()
+            if kind == "mean":
+                e = mean_ci(values, alpha)
+            elif paired:
+                e = clustered_wilson(values, alpha)
+            else:
+                e = wilson(float(mine[column].cast(pl.Float64).sum()), mine.height, alpha)
+            recs.append({"seat": seat, "metric": column, "label": label, "estimate": e.estimate} | _bounds(e))
+    return pl.DataFrame(recs)
+
+
+def _bounds(e: Estimate) -> dict[str, Any]:
+    return {"lo": e.lo, "hi": e.hi, "n_units": e.n_units}
