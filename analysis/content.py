@@ -6,10 +6,24 @@ turns them into HTML, Markdown and figures. Nothing here draws or formats a page
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
-__all__ = ["Block", "Dot", "DotPlot", "Finding", "Interval", "Section", "Table", "TableCell", "Text"]
+import polars as pl
+
+__all__ = [
+    "Block",
+    "Dot",
+    "DotPlot",
+    "Finding",
+    "Interval",
+    "Section",
+    "Table",
+    "TableCell",
+    "Text",
+    "interval_rows",
+]
 
 
 @dataclass(frozen=True)
@@ -96,3 +110,21 @@ class Finding:
     title: str
     sentence: str
     cells: tuple[str, ...] = ()
+
+
+def interval_rows(
+    table: pl.DataFrame, keys: list[str], columns: Sequence[str], name: Callable[[str], str], digits: int
+) -> tuple[tuple[TableCell, ...], ...]:
+    """One table row per group of ``keys`` of a long table (``metric``, ``estimate``, ``lo``,
+    ``hi``): the cell's ``name``, the seat shown 1-based (when ``seat`` is a key), then an
+    :class:`Interval` per column."""
+    rows: list[tuple[TableCell, ...]] = []
+    for key, part in table.group_by(keys, maintain_order=True):
+        by = {r["metric"]: r for r in part.iter_rows(named=True)}
+        head: list[TableCell] = [name(str(key[0]))]
+        if len(key) > 1:
+            head.append(int(str(key[1])) + 1)
+        rows.append(
+            (*head, *[Interval(by[c]["estimate"], by[c]["lo"], by[c]["hi"], digits) for c in columns])
+        )
+    return tuple(rows)

@@ -17,7 +17,7 @@ from typing import Any
 
 import polars as pl
 
-from .content import Block, Interval, Section, Table, TableCell, Text
+from .content import Block, Interval, Section, Table, TableCell, Text, interval_rows
 from .datafiles import DataFile
 from .games import GameSection
 from .model import StudyAnalysis
@@ -120,12 +120,8 @@ def _sections(s: StudyAnalysis) -> list[Section]:
             "(score = palaces built; ties: gold)."
         )
     )
-    rows: list[tuple[TableCell, ...]] = []
-    for (cid, seat), part in table.group_by(["cell", "seat"], maintain_order=True):
-        by = {r["metric"]: r for r in part.iter_rows(named=True)}
-        intervals = [Interval(by[c]["estimate"], by[c]["lo"], by[c]["hi"], 2) for c, _ in SEAT_METRICS]
-        rows.append((s.short(str(cid)), int(str(seat)) + 1, *intervals))
-    blocks.append(Table(("cell", "seat", *[label for _, label in SEAT_METRICS]), tuple(rows)))
+    rows = interval_rows(table, ["cell", "seat"], [c for c, _ in SEAT_METRICS], s.short, 2)
+    blocks.append(Table(("cell", "seat", *[label for _, label in SEAT_METRICS]), rows))
     ends = s.table("maharaja_end")
     if ends.height:
         blocks.append(Text("How the games ended (share of games, 95% Wilson intervals) and the mean rounds."))

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from .content import Block, Interval, Section, Table, TableCell, Text
+from .content import Block, Section, Table, Text, interval_rows
 from .games import GameSection
 from .model import StudyAnalysis
 from .stats.intervals import ALPHA
@@ -76,17 +76,8 @@ def _sections(s: StudyAnalysis) -> list[Section]:
             "still tied: a shared win, counted here as its share)."
         )
     ]
-    rows: list[tuple[TableCell, ...]] = []
-    for (cid, seat), part in table.group_by(["cell", "seat"], maintain_order=True):
-        by = {r["metric"]: r for r in part.iter_rows(named=True)}
-        rows.append(
-            (
-                s.short(str(cid)),
-                int(seat) + 1,
-                *[Interval(by[c]["estimate"], by[c]["lo"], by[c]["hi"], 2) for c, _, _ in SEAT_METRICS],
-            )
-        )
-    blocks.append(Table(("cell", "seat", *[label for _, label, _ in SEAT_METRICS]), tuple(rows)))
+    rows = interval_rows(table, ["cell", "seat"], [c for c, _, _ in SEAT_METRICS], s.short, 2)
+    blocks.append(Table(("cell", "seat", *[label for _, label, _ in SEAT_METRICS]), rows))
     return [Section(HEADING, tuple(blocks))]
 
 

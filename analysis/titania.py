@@ -14,7 +14,7 @@ from typing import Any
 
 import polars as pl
 
-from .content import Block, Interval, Section, Table, TableCell, Text
+from .content import Block, Section, Table, Text, interval_rows
 from .datafiles import DataFile
 from .games import GameSection
 from .model import StudyAnalysis
@@ -98,21 +98,6 @@ def _tables(rows: pl.DataFrame, paired: bool) -> dict[str, pl.DataFrame]:
     }
 
 
-def _interval_rows(
-    s: StudyAnalysis, table: pl.DataFrame, keys: list[str], metrics: tuple[tuple[str, str], ...], digits: int
-) -> tuple[tuple[TableCell, ...], ...]:
-    """One table row per group of ``keys`` (cell, and seat shown 1-based) with an interval per metric."""
-    rows: list[tuple[TableCell, ...]] = []
-    for key, part in table.group_by(keys, maintain_order=True):
-        by = {r["metric"]: r for r in part.iter_rows(named=True)}
-        head: list[TableCell] = [s.short(str(key[0]))]
-        if len(key) > 1:
-            head.append(int(key[1]) + 1)
-        intervals = [Interval(by[c]["estimate"], by[c]["lo"], by[c]["hi"], digits) for c, _ in metrics]
-        rows.append((*head, *intervals))
-    return tuple(rows)
-
-
 def _sections(s: StudyAnalysis) -> list[Section]:
     table = s.table("titania")
     blocks: list[Block] = [Text(line) for line in BOARD.scope(s)]
@@ -126,14 +111,18 @@ def _sections(s: StudyAnalysis) -> list[Section]:
         )
     )
     header = ("cell", "seat", *[label for _, label in SEAT_METRICS])
-    blocks.append(Table(header, _interval_rows(s, table, ["cell", "seat"], SEAT_METRICS, 2)))
+    blocks.append(
+        Table(header, interval_rows(table, ["cell", "seat"], [c for c, _ in SEAT_METRICS], s.short, 2))
+    )
     epochs = s.table("titania_epochs")
     if epochs.height:
         blocks.append(
             Text("Length of each epoch in turns (an epoch ends after the turn that empties a ship supply).")
         )
         header = ("cell", *[label for _, label in EPOCH_METRICS])
-        blocks.append(Table(header, _interval_rows(s, epochs, ["cell"], EPOCH_METRICS, 1)))
+        blocks.append(
+            Table(header, interval_rows(epochs, ["cell"], [c for c, _ in EPOCH_METRICS], s.short, 1))
+        )
     return [Section(HEADING, tuple(blocks))]
 
 
