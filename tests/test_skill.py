@@ -7,11 +7,11 @@ import json
 import pathlib
 
 import pytest
+from helpers_runs import write_run
 
 from analysis.skill import LadderMetric, LadderPoint, convergence
 from pipeline import cli
 from pipeline.study import StudyError, load_study
-from tests.helpers_runs import write_run
 
 LADDER = """\
 name = "t"
