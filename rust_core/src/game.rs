@@ -220,6 +220,10 @@ impl<'a, G: Game> View<'a, G> {
     pub fn action_kinds(&self) -> u32 {
         self.state.action_kinds(self.player)
     }
+    /// Who acts now (public).
+    pub fn decision(&self) -> Decision {
+        self.state.decision()
+    }
     pub fn legal_actions(&self, kind: Option<u32>, out: &mut Vec<G::Action>) {
         self.state.legal_actions(self.player, kind, out)
     }

@@ -83,6 +83,8 @@ pub struct MctsConfig {
     pub widen: f64,
     /// Progressive widening coefficient.
     pub widen_c: f64,
+    /// Keep the subtree of the position reached between this player's decisions.
+    pub reuse: bool,
 }
 
 impl Default for MctsConfig {
@@ -96,6 +98,7 @@ impl Default for MctsConfig {
             depth: DEFAULT_DEPTH,
             widen: 0.5,
             widen_c: 2.0,
+            reuse: true,
         }
     }
 }
@@ -164,6 +167,11 @@ pub struct MctsAgent<G: Game> {
     /// (negated value, tie key, index) of the legal actions being ranked.
     order: Vec<(f64, u64, u32)>,
     choices: Vec<(usize, G::Action)>,
+    /// The tree of the last search is kept (its root, node 0, was that decision).
+    kept: bool,
+    /// Turn actions observed since the last search; `None` once a simultaneous decision
+    /// (or anything else not observable) intervened.
+    since: Option<Vec<(usize, G::Action)>>,
     random: RandomAgent<G>,
     greedy: GreedyAgent<G>,
 }
@@ -183,6 +191,8 @@ impl<G: Evaluate> MctsAgent<G> {
             values: Vec::with_capacity(256),
             order: Vec::with_capacity(256),
             choices: Vec::with_capacity(MAX_SEATS),
+            kept: false,
+            since: Some(Vec::with_capacity(16)),
             random: RandomAgent::default(),
             greedy: GreedyAgent::default(),
         }
@@ -415,6 +425,125 @@ impl<G: Evaluate> MctsAgent<G> {
         ranks_and_wins(&state.scores(), &state.tiebreaks()).1
     }
 
+    /// The node a built `node` leads to when `player` takes `action` at a turn, if searched.
+    fn follow(&self, node: u32, player: usize, action: &G::Action) -> Option<u32> {
+        let acting = 1u32 << player;
+        let node =
+            if self.nodes[node as usize].acting == acting { node } else { *self.variants.get(&(node, acting))? };
+        let n = self.nodes[node as usize];
+        if n.n_tables != 1 {
+            return None;
+        }
+        let tab = self.tables[n.first_table as usize];
+        let edges = &self.edges[tab.start as usize..(tab.start + tab.len) as usize];
+        let child = edges.iter().find(|e| e.action == *action)?.child;
+        (child != NONE).then_some(child)
+    }
+
+    /// Prepares the tree for a search from `view`: the subtree of the kept tree that the
+    /// observed actions lead to, when there is one for these acting players (moved to node
+    /// 0 and compacted), else an empty tree.
+    fn reroot(&mut self, view: &View<G>) {
+        let events = self.since.replace(Vec::new()).unwrap_or_default();
+        let mut root = (self.cfg.reuse && self.kept && !events.is_empty()).then_some(0u32);
+        for (p, a) in &events {
+            root = root.and_then(|r| self.follow(r, *p, a));
+        }
+        let acting = view.decision().acting;
+        let root = root.and_then(|r| match self.nodes[r as usize] {
+            n if n.acting == acting && n.n_tables > 0 => Some(r),
+            _ => self.variants.get(&(r, acting)).copied(),
+        });
+        match root {
+            Some(r) => self.compact(r),
+            None => {
+                self.nodes.clear();
+                self.tables.clear();
+                self.edges.clear();
+                self.joint.clear();
+                self.variants.clear();
+                self.new_node();
+            }
+        }
+        self.since = Some(events);
+        self.since.as_mut().expect("just set").clear();
+    }
+
+    /// Keeps only the subtree under `root`, renumbered from 0 (breadth first).
+    fn compact(&mut self, root: u32) {
+        // Children reached through the maps, by parent.
+        let mut extra: HashMap<u32, Vec<u32>> = HashMap::default();
+        for (&(n, _), &c) in self.joint.iter() {
+            extra.entry(n).or_default().push(c);
+        }
+        for (&(n, _), &c) in self.variants.iter() {
+            extra.entry(n).or_default().push(c);
+        }
+        let mut new_id: HashMap<u32, u32> = HashMap::default();
+        let mut order = vec![root];
+        new_id.insert(root, 0);
+        let mut i = 0;
+        while i < order.len() {
+            let n = self.nodes[order[i] as usize];
+            let tables = &self.tables[n.first_table as usize..(n.first_table + n.n_tables as u32) as usize];
+            let via_edges = if n.n_tables == 1 {
+                let t = tables[0];
+                self.edges[t.start as usize..(t.start + t.len) as usize].iter().map(|e| e.child).collect()
+            } else {
+                Vec::new()
+            };
+            for c in via_edges.into_iter().chain(extra.get(&order[i]).into_iter().flatten().copied()) {
+                if c != NONE && !new_id.contains_key(&c) {
+                    new_id.insert(c, order.len() as u32);
+                    order.push(c);
+                }
+            }
+            i += 1;
+        }
+        let (mut nodes, mut tables, mut edges) = (Vec::with_capacity(order.len()), Vec::new(), Vec::new());
+        for &old in &order {
+            let mut n = self.nodes[old as usize];
+            let first = tables.len() as u32;
+            for j in 0..n.n_tables as u32 {
+                let mut t = self.tables[(n.first_table + j) as usize];
+                let start = edges.len() as u32;
+                edges.extend(
+                    self.edges[t.start as usize..(t.start + t.len) as usize]
+                        .iter()
+                        .map(|e| Edge { child: if e.child == NONE { NONE } else { new_id[&e.child] }, ..*e }),
+                );
+                t.start = start;
+                tables.push(t);
+            }
+            n.first_table = first;
+            nodes.push(n);
+        }
+        self.joint = renumber(std::mem::take(&mut self.joint), &new_id);
+        self.variants = renumber(std::mem::take(&mut self.variants), &new_id);
+        (self.nodes, self.tables, self.edges) = (nodes, tables, edges);
+    }
+
+    /// Visits of the root of the last search (tests).
+    #[cfg(test)]
+    pub(crate) fn root_visits(&self) -> u32 {
+        self.nodes[0].visits
+    }
+
+    /// Panics unless every table, edge and child index of the tree is in range (tests).
+    #[cfg(test)]
+    pub(crate) fn check_tree(&self) {
+        let n = self.nodes.len() as u32;
+        for node in &self.nodes {
+            assert!(node.first_table + node.n_tables as u32 <= self.tables.len() as u32);
+        }
+        for t in &self.tables {
+            assert!(t.start + t.len <= self.edges.len() as u32);
+        }
+        assert!(self.edges.iter().all(|e| e.child == NONE || e.child < n));
+        assert!(self.joint.iter().all(|(&(a, _), &c)| a < n && c < n));
+        assert!(self.variants.iter().all(|(&(a, _), &c)| a < n && c < n));
+    }
+
     /// The root decision: see the module docs.
     fn final_choice(&self, player: usize, simultaneous: bool, rng: &mut Rng) -> G::Action {
         let root = self.nodes[0];
@@ -446,6 +575,14 @@ impl<G: Evaluate> MctsAgent<G> {
     }
 }
 
+/// The entries of a map keyed by (node, key) whose node has a new number, renumbered.
+fn renumber<K: Eq + std::hash::Hash>(
+    map: HashMap<(u32, K), u32>,
+    new_id: &HashMap<u32, u32>,
+) -> HashMap<(u32, K), u32> {
+    map.into_iter().filter_map(|((n, k), c)| Some(((*new_id.get(&n)?, k), new_id[&c]))).collect()
+}
+
 /// Smallest and largest of `values`.
 fn bounds(values: &[f64]) -> (f64, f64) {
     values.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), &v| (l.min(v), h.max(v)))
@@ -467,12 +604,8 @@ impl<G: Evaluate> Agent<G> for MctsAgent<G> {
         if self.legal.len() == 1 {
             return self.legal[0];
         }
-        self.nodes.clear();
-        self.tables.clear();
-        self.edges.clear();
-        self.joint.clear();
-        self.variants.clear();
-        self.new_node();
+        self.reroot(view);
+        self.kept = true;
         let mut simultaneous = false;
         for i in 0..self.cfg.iters {
             self.iterate(view, rng);
@@ -481,5 +614,17 @@ impl<G: Evaluate> Agent<G> for MctsAgent<G> {
             }
         }
         self.final_choice(view.player(), simultaneous, rng)
+    }
+
+    fn start_game(&mut self) {
+        self.kept = false;
+        self.since = Some(Vec::new());
+    }
+
+    fn observe(&mut self, event: Option<(usize, G::Action)>) {
+        match (event, self.since.as_mut()) {
+            (Some(e), Some(since)) => since.push(e),
+            _ => self.since = None,
+        }
     }
 }

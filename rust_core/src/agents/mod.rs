@@ -3,6 +3,7 @@
 
 pub mod greedy;
 pub mod mcts;
+pub mod mcts1;
 pub mod random;
 
 #[cfg(test)]
@@ -13,27 +14,44 @@ use crate::game::{Evaluate, Game, View};
 use crate::rng::Rng;
 
 /// Names of the available agents.
-pub const AGENTS: &[&str] = &["random", "greedy", "mcts"];
+pub const AGENTS: &[&str] = &["random", "greedy", "mcts", "mcts1"];
 
 /// Version of each agent's play: bumped whenever an agent chooses differently for the
 /// same seed (recorded with every run, so that a resume never mixes two agents).
-/// `mcts` 2: progressive widening, candidate tables, decoupled UCT (issue 11).
+/// `mcts` 2: progressive widening, candidate tables, decoupled UCT (issue 11); 3: subtree
+/// reuse between decisions and per-game defaults (issue 12). `mcts1` is `mcts` version 1,
+/// frozen (a yardstick).
 pub fn agent_version(name: &str) -> u32 {
     match name {
-        "mcts" => 2,
+        "mcts" => 3,
         _ => 1,
     }
 }
 
 /// Chooses actions for one player; sees the game only through that player's [`View`].
+///
+/// A driver that keeps an agent over a whole game (the batch runner) calls
+/// [`Agent::start_game`] before the game's first decision and [`Agent::observe`] after each
+/// decision; an agent must choose well without them (a fresh agent per decision, as in the
+/// conformance suite, sees neither), so what it keeps between decisions is only a cache.
 pub trait Agent<G: Game>: Send {
     fn choose(&mut self, view: &View<G>, rng: &mut Rng) -> G::Action;
+
+    /// A new game begins: forget anything kept from an earlier one.
+    fn start_game(&mut self) {}
+
+    /// What happened at the last decision: `Some((player, action))` for an action taken at
+    /// a turn (every game's turn actions are public once applied), `None` for a
+    /// simultaneous decision, whose choices an agent must not learn this way (they may still
+    /// be secret).
+    fn observe(&mut self, _event: Option<(usize, G::Action)>) {}
 }
 
 /// Allowed parameter names per agent.
 fn allowed_params(name: &str) -> &'static [&'static str] {
     match name {
-        "mcts" => &["iters", "c", "bias", "rollout", "eps", "depth", "widen", "widen_c"],
+        "mcts" => &["iters", "c", "bias", "rollout", "eps", "depth", "widen", "widen_c", "reuse"],
+        "mcts1" => &["iters", "c", "bias", "rollout", "depth"],
         _ => &[],
     }
 }
@@ -83,7 +101,7 @@ impl AgentSpec {
         }
         let parsed = AgentSpec { spec: spec.to_string(), name: name.to_string(), params };
         parsed.check_params()?;
-        if parsed.name == "mcts" {
+        if parsed.name.starts_with("mcts") {
             parsed.mcts_config()?;
         }
         Ok(parsed)
@@ -120,8 +138,9 @@ impl AgentSpec {
     /// greedy; `egreedy` plays a random move with probability `eps`, 0..=1, default 0.1),
     /// `depth` (rollout moves before the game's win estimate is used, 0..=100000, 0 = play
     /// to the end), `widen` (progressive widening exponent 0..=1, default 0.5; 1 = a new
-    /// child on every visit) and `widen_c` (its coefficient 0.1..=100, default 2; see
-    /// `MctsConfig`).
+    /// child on every visit), `widen_c` (its coefficient 0.1..=100, default 2) and `reuse`
+    /// (1 = keep the subtree of the position reached between decisions, default; 0 = a new
+    /// tree per decision); see `MctsConfig`.
     pub fn mcts_config(&self) -> Result<mcts::MctsConfig> {
         let mut cfg = mcts::MctsConfig::default();
         for (k, v) in &self.params {
@@ -133,11 +152,15 @@ impl AgentSpec {
                 "widen" => cfg.widen = self.number(k, v, 0.0, 1.0, "a number 0..=1")?,
                 "eps" => cfg.eps = self.number(k, v, 0.0, 1.0, "a number 0..=1")?,
                 "widen_c" => cfg.widen_c = self.number(k, v, 0.1, 100.0, "a number 0.1..=100")?,
+                "reuse" => cfg.reuse = self.number(k, v, 0, 1, "0 or 1")? == 1,
                 "rollout" => {
                     cfg.rollout = match v.as_str() {
                         "random" => mcts::Rollout::Random,
                         "greedy" => mcts::Rollout::Greedy,
-                        "egreedy" => mcts::Rollout::EpsilonGreedy,
+                        "egreedy" if self.name == "mcts" => mcts::Rollout::EpsilonGreedy,
+                        _ if self.name == "mcts1" => {
+                            return Err(self.bad(format!("rollout={v}: allowed random, greedy")))
+                        }
                         _ => return Err(self.bad(format!("rollout={v}: allowed random, greedy, egreedy"))),
                     }
                 }
@@ -158,6 +181,7 @@ impl AgentSpec {
             "random" => Ok(Box::new(random::RandomAgent::default())),
             "greedy" => Ok(Box::new(greedy::GreedyAgent::default())),
             "mcts" => Ok(Box::new(mcts::MctsAgent::new(self.mcts_config()?))),
+            "mcts1" => Ok(Box::new(mcts1::Mcts1Agent::new(self.mcts_config()?))),
             other => unreachable!("agent {other} passed validation"),
         }
     }

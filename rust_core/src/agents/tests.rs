@@ -290,3 +290,75 @@ fn widening_parameters_parse_and_bound_the_children() {
     assert!(a.0 < 2000);
     assert_eq!(a, pick("mcts:iters=300,widen=0.5"));
 }
+
+/// Plays a Hiroba game between two `mcts` agents with `cfg`, telling them every action (or,
+/// with `hide_from`, hiding one decision from them as a simultaneous one would be), and
+/// returns each search's root visits after its first.
+fn reuse_root_visits(cfg: super::mcts::MctsConfig, hide_at: Option<usize>) -> Vec<u32> {
+    use super::Agent;
+    use crate::games::hiroba::Hiroba;
+    let v = Hiroba::parse_variant(&json!({}), 2, &Default::default()).unwrap();
+    let mut g = Hiroba::new(&v, 2, deal_rng(3, 0));
+    let mut agents = [super::mcts::MctsAgent::<Hiroba>::new(cfg), super::mcts::MctsAgent::<Hiroba>::new(cfg)];
+    let mut rng = agent_rng(3, 0, 0);
+    let (mut visits, mut decisions) = (Vec::new(), 0);
+    agents.iter_mut().for_each(|a| a.start_game());
+    while !g.is_terminal() {
+        let p = g.decision().first();
+        let a = agents[p].choose(&View::new(&g, p), &mut rng);
+        agents[p].check_tree();
+        if decisions >= 2 {
+            visits.push(agents[p].root_visits());
+        }
+        decisions += 1;
+        g.apply(p, a);
+        let event = if hide_at == Some(decisions) { None } else { Some((p, a)) };
+        agents.iter_mut().for_each(|x| x.observe(event));
+    }
+    visits
+}
+
+#[test]
+fn mcts_reuses_the_subtree_of_the_position_reached() {
+    let cfg = AgentSpec::parse("mcts:iters=200").unwrap().mcts_config().unwrap();
+    assert!(cfg.reuse, "reuse is the default");
+    let kept = reuse_root_visits(cfg, None);
+    // A search that found the position in its kept tree starts with visits of its own.
+    let reused = kept.iter().filter(|&&v| v > 200).count();
+    assert!(reused * 2 > kept.len(), "only {reused} of {} searches reused a subtree", kept.len());
+    let fresh = reuse_root_visits(super::mcts::MctsConfig { reuse: false, ..cfg }, None);
+    assert!(fresh.iter().all(|&v| v == 200), "{fresh:?}");
+    // A decision the agents could not observe (as a simultaneous one) starts both afresh.
+    let hidden = reuse_root_visits(cfg, Some(6));
+    assert_eq!(hidden[4..6], [200, 200], "{hidden:?}");
+    // A new game forgets the kept tree, even where the actions it is told lead into it.
+    assert!(searched_again(cfg, false) > 200);
+    assert_eq!(searched_again(cfg, true), 200);
+}
+
+/// Player 0 searches, the game goes on until player 0 acts again, and player 0 searches
+/// again; with `new_game` the agent is told a new game began and then the same actions.
+/// The second search's root visits.
+fn searched_again(cfg: super::mcts::MctsConfig, new_game: bool) -> u32 {
+    use super::Agent;
+    use crate::games::hiroba::Hiroba;
+    let v = Hiroba::parse_variant(&json!({}), 2, &Default::default()).unwrap();
+    let mut g = Hiroba::new(&v, 2, deal_rng(4, 0));
+    let mut agent = super::mcts::MctsAgent::<Hiroba>::new(cfg);
+    let mut greedy = AgentSpec::parse("greedy").unwrap().build::<Hiroba>().unwrap();
+    let mut rng = agent_rng(4, 0, 0);
+    let p = g.decision().first();
+    let mut events = vec![(p, agent.choose(&View::new(&g, p), &mut rng))];
+    g.apply(p, events[0].1);
+    while g.decision().first() != p {
+        let q = g.decision().first();
+        events.push((q, greedy.choose(&View::new(&g, q), &mut rng)));
+        g.apply(q, events.last().unwrap().1);
+    }
+    if new_game {
+        agent.start_game();
+    }
+    events.iter().for_each(|&e| agent.observe(Some(e)));
+    agent.choose(&View::new(&g, p), &mut rng);
+    agent.root_visits()
+}

@@ -67,8 +67,8 @@ impl<G: Engine> Setup<G> {
         }
     }
 
-    /// One agent per entry of the line-up. Agents keep nothing between decisions but
-    /// scratch buffers, so the same instances play every game of a batch.
+    /// One agent per entry of the line-up. [`Setup::play`] starts every game afresh for
+    /// each agent ([`Agent::start_game`]), so the same instances play every game of a batch.
     pub fn build_agents(&self) -> Result<Vec<Box<dyn Agent<G>>>> {
         self.agents.iter().map(|a| a.build::<G>()).collect()
     }
@@ -97,6 +97,9 @@ impl<G: Engine> Setup<G> {
             rngs[q] = Some(agent_rng(seed, index, p as u64));
         }
         let mut choices: Vec<(usize, G::Action)> = Vec::with_capacity(MAX_SEATS);
+        for agent in agents.iter_mut() {
+            agent.start_game();
+        }
         while !state.is_terminal() {
             let d = state.decision();
             if !d.is_simultaneous() {
@@ -105,6 +108,9 @@ impl<G: Engine> Setup<G> {
                 let action = agents[who[q]].choose(&View::new(&state, q), rng);
                 on_action(&mut state, q, &action);
                 state.apply(q, action);
+                for agent in agents.iter_mut() {
+                    agent.observe(Some((q, action)));
+                }
                 continue;
             }
             choices.clear();
@@ -115,6 +121,9 @@ impl<G: Engine> Setup<G> {
             for &(q, action) in &choices {
                 on_action(&mut state, q, &action);
                 state.apply(q, action);
+            }
+            for agent in agents.iter_mut() {
+                agent.observe(None);
             }
         }
         Ok((state, who, deal_index))
