@@ -48,4 +48,9 @@ def describe(spec: str) -> str:
             f"{spec}: Monte-Carlo tree search with {budget} per decision, seeing only what the "
             "player may see; stronger with more iterations (see the Elo ladder of agent strength)."
         )
+    if name == "mcts1":
+        return (
+            f"{spec}: the first version of the tree search, kept unchanged as a yardstick for "
+            "benchmarks; weaker than today's mcts at the same time per move."
+        )
     return f"{spec}: see the README's Agents section."

@@ -8,7 +8,9 @@ and with the default settings; MCTS iterations per second of 2-player Hiroba (de
 settings); and the large-move-list figure of the game contract: MCTS iterations per second at
 a decision with 2,000 legal actions against one with 20 (the synthetic game `coin` with
 `moves` = 2000 or 20, random rollouts, same run; target: the large one at >= 0.5x the small
-one). Writes bench/results/agents.json. MCTS iterations
+one). Then, per game (2 players, default rules, `--per-game-iters` iterations, default
+settings), MCTS iterations per second of the version-1 search (`mcts1`, before issue 12)
+and of today's `mcts`, side by side. Writes bench/results/agents.json. MCTS iterations
 per second = iterations run / seconds of the whole games, counting the MCTS player's
 searched decisions (one with a single legal action is played without search); the time also
 includes the greedy opponent, so the figure is a slight underestimate.
@@ -53,11 +55,32 @@ def large_move_lists(iters: int, games: int = 40) -> tuple[float, float]:
     return rates[2000], rates[20]
 
 
+def per_game(iters: int, games: int) -> dict[str, dict[str, float]]:
+    """Iterations/s of `mcts1` (before) and `mcts` (after) against greedy, per game."""
+    rates: dict[str, dict[str, float]] = {}
+    for game in [g for g in rust_core.games() if g != "coin"]:
+        row = {}
+        for name in ("mcts1", "mcts"):
+            agents = [f"{name}:iters={iters}", "greedy"]
+            t0 = time.perf_counter()
+            rust_core.simulate(game, {}, agents, seed=5, start=0, count=games)
+            seconds = time.perf_counter() - t0
+            row[name] = searched_decisions(game, agents, 5, games, 0) * iters / seconds
+        rates[game] = row
+        print(
+            f"  {game:10} mcts1 {row['mcts1']:9,.0f}  mcts {row['mcts']:9,.0f} iterations/s "
+            f"(x{row['mcts'] / row['mcts1']:.2f})"
+        )
+    return rates
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--games", type=int, default=4_000, help="greedy self-play games per run (default 4000)")
     ap.add_argument("--mcts-games", type=int, default=4, help="games of mcts vs greedy (default 4)")
     ap.add_argument("--iters", type=int, default=1000, help="MCTS iterations per decision (default 1000)")
+    ap.add_argument("--per-game-iters", type=int, default=300, help="per-game table iterations")
+    ap.add_argument("--per-game-games", type=int, default=2, help="games per cell of that table (default 2)")
     args = ap.parse_args()
 
     def greedy() -> int:
@@ -97,7 +120,10 @@ def main() -> None:
         f"mcts at 2,000 legal moves  {wide:10,.0f} iterations/s; at 20: {narrow:,.0f}; "
         f"ratio {wide / narrow:.2f} (target >= 0.5)"
     )
+    print(f"per game, {args.per_game_iters} iterations, default settings (before: mcts1; after: mcts):")
+    by_game = per_game(args.per_game_iters, args.per_game_games)
     figures = {
+        "per_game_iters_per_s": {g: {k: round(v) for k, v in r.items()} for g, r in by_game.items()},
         "greedy_games_per_s": round(greedy_rate),
         "mcts_iters_per_s": round(iters_per_s),
         "mcts_spec": spec,

@@ -26,21 +26,26 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from common import write  # noqa: E402
 
 
-def play(game: str, variant: dict, agents: list[str], seed: int, start: int, count: int) -> tuple:
-    """One chunk: (win of agents[0] per game, seconds, searched decisions of agents[0])."""
+def play(
+    game: str, variant: dict, agents: list[str], seed: int, start: int, count: int, decisions: bool = True
+) -> tuple:
+    """One chunk: (win of agents[0] per game, seconds, searched decisions of agents[0]); the
+    decisions are counted from replays of up to 4 of the games, or not at all (0)."""
     import rust_core
 
     t0 = time.perf_counter()
     batch = rust_core.simulate(game, variant, agents, seed, start, count, pair_seats=True).to_pydict()
     seconds = time.perf_counter() - t0
     wins = [w for w, p in zip(batch["win"], batch["player"], strict=True) if p == 0]
-    decisions = 0
+    if not decisions:
+        return wins, seconds, 0
+    searched = 0
     for g in range(start, start + min(count, 4)):  # decisions counted on a sample of games
         log = rust_core.replay(game, variant, agents, seed, g, pair_seats=True)
-        decisions += sum(
+        searched += sum(
             1 for e in log["events"] if e["event"] == "action" and e["player"] == 0 and e["options"] > 1
         )
-    return wins, seconds, decisions * count / min(count, 4)
+    return wins, seconds, searched * count / min(count, 4)
 
 
 def interval(wins: list[float]) -> tuple[float, float, float]:

@@ -1,15 +1,20 @@
 """Per-game defaults of `mcts`: one step of coordinate search from the version-2 settings.
 
     python bench/tune_mcts.py [--games 80] [--iters 200] [--workers 2] [--only GAME ...]
+    python bench/tune_mcts.py --confirm [--confirm-games 240]
 
-For every game (2 players, default rules) and every candidate change of one setting (`c`,
-`bias`, `widen`, `rollout`), plays `--games` paired games of `mcts:iters=N,<change>` against
-`mcts:iters=N` with the version-2 settings (`c=0.2,bias=10,widen=0.5,widen_c=2,rollout=greedy`,
-written out so that the comparison does not move when the defaults do) and prints the
-candidate's win share with a 95% interval over deals. A game's default changes only where a
-candidate's whole interval lies above 0.5 (the best such candidate); otherwise the version-2
-setting stays. Writes bench/results/tune-mcts.json; the chosen defaults are the `MctsDefaults`
-of each game's `Evaluate` implementation (rust_core/src/games/<game>/).
+Screening: for every game (2 players, default rules) and every candidate change of one
+setting (`c`, `bias`, `widen`, `rollout`), plays `--games` paired games of
+`mcts:iters=N,<change>` against `mcts:iters=N` with the version-2 settings
+(`c=0.2,bias=10,widen=0.5,widen_c=2,rollout=greedy`, written out so that the comparison does
+not move when the defaults do) and prints the candidate's win share with a 95% interval over
+deals; writes bench/results/tune-mcts.json.
+
+Confirmation (`--confirm`, reading that file): per game, the screened candidate with the
+highest win share, if above 0.5, plays `--confirm-games` further games (new deals); a game's
+default changes only where the pooled interval of screening and confirmation lies wholly
+above 0.5. Otherwise the version-2 setting stays. The chosen changes are `MCTS_TUNED` in
+rust_core/src/agents/mod.rs; the file records both stages.
 """
 
 from __future__ import annotations
@@ -40,14 +45,48 @@ def spec(iters: int, change: str | None) -> str:
     return f"mcts:iters={iters}," + ",".join(f"{k}={v}" for k, v in settings.items())
 
 
-def match(pool: ProcessPoolExecutor, game: str, agents: list[str], games: int, seed: int) -> list[float]:
-    """Win shares of agents[0] in `games` paired games, played in chunks on `pool`."""
+def match(
+    pool: ProcessPoolExecutor, game: str, agents: list[str], games: int, seed: int, start: int = 0
+) -> list[float]:
+    """Win shares of agents[0] in paired games `start .. start + games`, in chunks on `pool`."""
     chunk = 10
-    jobs = [pool.submit(play, game, {}, agents, seed, s, min(chunk, games - s)) for s in range(0, games, chunk)]
+    sizes = [(start + s, min(chunk, games - s)) for s in range(0, games, chunk)]
+    jobs = [pool.submit(play, game, {}, agents, seed, s, n, False) for s, n in sizes]
     wins: list[float] = []
     for job in jobs:
         wins += job.result()[0]
     return wins
+
+
+def confirm(pool: ProcessPoolExecutor, extra: int) -> None:
+    """The confirmation stage: see the module docs."""
+    path = Path(__file__).resolve().parent / "results" / "tune-mcts.json"
+    figures = json.loads(path.read_text())
+    iters, games, seed = figures["iters"], figures["games"], figures["seed"]
+    for game, result in figures["games_tuned"].items():
+        rows = result["candidates"]
+        best = max(rows, key=lambda c: rows[c]["win_share"])
+        result["chosen"] = None
+        if rows[best]["win_share"] <= 0.5:
+            print(f"{game:9} no candidate above 0.5 in screening: the version-2 settings stay", flush=True)
+            continue
+        agents = [spec(iters, best), spec(iters, None)]
+        first = match(pool, game, agents, games, seed)
+        more = match(pool, game, agents, extra, seed, start=games)
+        share, lo, hi = interval(first + more)
+        result["confirmation"] = {
+            "candidate": best,
+            "games": len(first) + len(more),
+            "win_share": round(share, 4),
+            "ci95": [round(lo, 4), round(hi, 4)],
+        }
+        result["chosen"] = best if lo > 0.5 else None
+        verdict = f"chosen: {best}" if lo > 0.5 else "the version-2 settings stay"
+        n = len(first) + len(more)
+        print(f"{game:9} {best:16} {share:.3f} [{lo:.3f}, {hi:.3f}] in {n} games: {verdict}", flush=True)
+    figures["confirm_games"] = extra
+    print(f"wrote {write('tune-mcts', figures)}")
+    print(json.dumps({g: r["chosen"] for g, r in figures["games_tuned"].items()}))
 
 
 def main() -> None:
@@ -57,25 +96,31 @@ def main() -> None:
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--seed", type=int, default=31)
     ap.add_argument("--only", nargs="*", default=GAMES, choices=GAMES, help="games to tune (default all)")
+    ap.add_argument("--confirm", action="store_true", help="confirm the screened candidates (see above)")
+    ap.add_argument("--confirm-games", type=int, default=240, help="confirmation games (default 240)")
     args = ap.parse_args()
+    if args.confirm:
+        with ProcessPoolExecutor(args.workers) as pool:
+            confirm(pool, args.confirm_games)
+        return
     results: dict[str, dict] = {}
     t0 = time.perf_counter()
     with ProcessPoolExecutor(args.workers) as pool:
         for game in args.only:
             rows = {}
             for change in CANDIDATES:
-                wins = match(pool, game, [spec(args.iters, change), spec(args.iters, None)], args.games, args.seed)
+                agents = [spec(args.iters, change), spec(args.iters, None)]
+                wins = match(pool, game, agents, args.games, args.seed)
                 share, lo, hi = interval(wins)
                 rows[change] = {"win_share": round(share, 4), "ci95": [round(lo, 4), round(hi, 4)]}
-                print(
-                    f"{game:9} {change:16} {share:.3f} [{lo:.3f}, {hi:.3f}]  ({time.perf_counter() - t0:.0f} s)",
-                    flush=True,
-                )
+                took = time.perf_counter() - t0
+                print(f"{game:9} {change:16} {share:.3f} [{lo:.3f}, {hi:.3f}]  ({took:.0f} s)", flush=True)
             better = {c: r for c, r in rows.items() if r["ci95"][0] > 0.5}
             chosen = max(better, key=lambda c: better[c]["win_share"]) if better else None
             print(f"{game:9} chosen: {chosen or 'the version-2 settings'}", flush=True)
             results[game] = {"candidates": rows, "chosen": chosen}
-    figures = {"iters": args.iters, "games": args.games, "baseline": BASE, "seed": args.seed, "games_tuned": results}
+    figures = {"iters": args.iters, "games": args.games, "baseline": BASE, "seed": args.seed}
+    figures["games_tuned"] = results
     print(f"wrote {write('tune-mcts', figures)}")
     print(json.dumps({g: r["chosen"] for g, r in results.items()}))
 

@@ -28,6 +28,12 @@ pub fn agent_version(name: &str) -> u32 {
     }
 }
 
+/// Per-game `mcts` settings that replace the general defaults, chosen by one step of
+/// coordinate search (`bench/tune_mcts.py`; its figures: `bench/results/tune-mcts.json`). A
+/// spec's own parameters still override them. Changing an entry changes play: bump `mcts`'s
+/// version in [`agent_version`].
+pub const MCTS_TUNED: &[(&str, &str)] = &[];
+
 /// Chooses actions for one player; sees the game only through that player's [`View`].
 ///
 /// A driver that keeps an agent over a whole game (the batch runner) calls
@@ -133,41 +139,58 @@ impl AgentSpec {
         Error::BadAgentParam { spec: self.spec.clone(), message }
     }
 
-    /// The MCTS settings: `iters` (1..=1000000, default 1000), `c` (0..=100, default
-    /// 0.2), `bias` (0..=100, default 10), `rollout` (`random` | `greedy` | `egreedy`, default
-    /// greedy; `egreedy` plays a random move with probability `eps`, 0..=1, default 0.1),
-    /// `depth` (rollout moves before the game's win estimate is used, 0..=100000, 0 = play
-    /// to the end), `widen` (progressive widening exponent 0..=1, default 0.5; 1 = a new
-    /// child on every visit), `widen_c` (its coefficient 0.1..=100, default 2) and `reuse`
-    /// (1 = keep the subtree of the position reached between decisions, default; 0 = a new
-    /// tree per decision); see `MctsConfig`.
+    /// The MCTS settings with the general defaults (see [`AgentSpec::mcts_config_for`]).
     pub fn mcts_config(&self) -> Result<mcts::MctsConfig> {
+        self.mcts_config_for("")
+    }
+
+    /// The MCTS settings for `game`: the general defaults, then `game`'s entry in
+    /// [`MCTS_TUNED`] (`mcts` only; `mcts1` stays version 1), then the spec's own parameters:
+    /// `iters` (1..=1000000, default 1000), `c` (0..=100, default 0.2), `bias` (0..=100,
+    /// default 10), `rollout` (`random` | `greedy` | `egreedy`, default greedy; `egreedy` plays
+    /// a random move with probability `eps`, 0..=1, default 0.1), `depth` (rollout moves
+    /// before the game's win estimate is used, 0..=100000, 0 = play to the end), `widen`
+    /// (progressive widening exponent 0..=1, default 0.5; 1 = a new child on every visit),
+    /// `widen_c` (its coefficient 0.1..=100, default 2) and `reuse` (1 = keep the subtree of
+    /// the position reached between decisions, default; 0 = a new tree per decision); see
+    /// `MctsConfig`.
+    pub fn mcts_config_for(&self, game: &str) -> Result<mcts::MctsConfig> {
         let mut cfg = mcts::MctsConfig::default();
-        for (k, v) in &self.params {
-            match k.as_str() {
-                "iters" => cfg.iters = self.number(k, v, 1, 1_000_000, "an integer 1..=1000000")?,
-                "c" => cfg.c = self.number(k, v, 0.0, 100.0, "a number 0..=100")?,
-                "bias" => cfg.bias = self.number(k, v, 0.0, 100.0, "a number 0..=100")?,
-                "depth" => cfg.depth = self.number(k, v, 0, 100_000, "an integer 0..=100000")?,
-                "widen" => cfg.widen = self.number(k, v, 0.0, 1.0, "a number 0..=1")?,
-                "eps" => cfg.eps = self.number(k, v, 0.0, 1.0, "a number 0..=1")?,
-                "widen_c" => cfg.widen_c = self.number(k, v, 0.1, 100.0, "a number 0.1..=100")?,
-                "reuse" => cfg.reuse = self.number(k, v, 0, 1, "0 or 1")? == 1,
-                "rollout" => {
-                    cfg.rollout = match v.as_str() {
-                        "random" => mcts::Rollout::Random,
-                        "greedy" => mcts::Rollout::Greedy,
-                        "egreedy" if self.name == "mcts" => mcts::Rollout::EpsilonGreedy,
-                        _ if self.name == "mcts1" => {
-                            return Err(self.bad(format!("rollout={v}: allowed random, greedy")))
-                        }
-                        _ => return Err(self.bad(format!("rollout={v}: allowed random, greedy, egreedy"))),
-                    }
-                }
-                _ => unreachable!("checked by check_params"),
+        let tuned = MCTS_TUNED.iter().filter(|(g, _)| self.name == "mcts" && *g == game);
+        for (_, params) in tuned {
+            for (k, v) in params.split(',').filter_map(|kv| kv.split_once('=')) {
+                self.set(&mut cfg, k, v)?;
             }
         }
+        for (k, v) in &self.params {
+            self.set(&mut cfg, k, v)?;
+        }
         Ok(cfg)
+    }
+
+    /// Sets MCTS parameter `k` to `v` (checked against its allowed values).
+    fn set(&self, cfg: &mut mcts::MctsConfig, k: &str, v: &str) -> Result<()> {
+        match k {
+            "iters" => cfg.iters = self.number(k, v, 1, 1_000_000, "an integer 1..=1000000")?,
+            "c" => cfg.c = self.number(k, v, 0.0, 100.0, "a number 0..=100")?,
+            "bias" => cfg.bias = self.number(k, v, 0.0, 100.0, "a number 0..=100")?,
+            "depth" => cfg.depth = self.number(k, v, 0, 100_000, "an integer 0..=100000")?,
+            "widen" => cfg.widen = self.number(k, v, 0.0, 1.0, "a number 0..=1")?,
+            "eps" => cfg.eps = self.number(k, v, 0.0, 1.0, "a number 0..=1")?,
+            "widen_c" => cfg.widen_c = self.number(k, v, 0.1, 100.0, "a number 0.1..=100")?,
+            "reuse" => cfg.reuse = self.number(k, v, 0, 1, "0 or 1")? == 1,
+            "rollout" => {
+                cfg.rollout = match v {
+                    "random" => mcts::Rollout::Random,
+                    "greedy" => mcts::Rollout::Greedy,
+                    "egreedy" if self.name == "mcts" => mcts::Rollout::EpsilonGreedy,
+                    _ if self.name == "mcts1" => return Err(self.bad(format!("rollout={v}: allowed random, greedy"))),
+                    _ => return Err(self.bad(format!("rollout={v}: allowed random, greedy, egreedy"))),
+                }
+            }
+            _ => unreachable!("checked by check_params"),
+        }
+        Ok(())
     }
 
     /// The version of this agent's play ([`agent_version`]).
@@ -180,7 +203,7 @@ impl AgentSpec {
         match self.name.as_str() {
             "random" => Ok(Box::new(random::RandomAgent::default())),
             "greedy" => Ok(Box::new(greedy::GreedyAgent::default())),
-            "mcts" => Ok(Box::new(mcts::MctsAgent::new(self.mcts_config()?))),
+            "mcts" => Ok(Box::new(mcts::MctsAgent::new(self.mcts_config_for(G::NAME)?))),
             "mcts1" => Ok(Box::new(mcts1::Mcts1Agent::new(self.mcts_config()?))),
             other => unreachable!("agent {other} passed validation"),
         }

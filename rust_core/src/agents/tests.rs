@@ -362,3 +362,68 @@ fn searched_again(cfg: super::mcts::MctsConfig, new_game: bool) -> u32 {
     agent.choose(&View::new(&g, p), &mut rng);
     agent.root_visits()
 }
+
+#[test]
+fn tuned_defaults_apply_to_their_game_and_yield_to_the_spec() {
+    let general = AgentSpec::parse("mcts").unwrap().mcts_config().unwrap();
+    for (game, params) in super::MCTS_TUNED {
+        assert!(crate::registry::GAMES.contains(game), "{game} is not a game");
+        let tuned = AgentSpec::parse("mcts").unwrap().mcts_config_for(game).unwrap();
+        assert_ne!(tuned, general, "{game}: {params} changes nothing");
+        assert_eq!(AgentSpec::parse(&format!("mcts:{params}")).unwrap().mcts_config().unwrap(), tuned, "{game}");
+        // The spec's own value wins; mcts1 ignores the table.
+        for (k, _) in params.split(',').filter_map(|kv| kv.split_once('=')) {
+            let own = AgentSpec::parse(&format!("mcts:{k}={}", general_value(k))).unwrap();
+            assert_eq!(own.mcts_config_for(game).unwrap(), general, "{game}: {k}");
+        }
+        let old = AgentSpec::parse("mcts1").unwrap();
+        assert_eq!(old.mcts_config_for(game).unwrap(), old.mcts_config().unwrap());
+    }
+    assert_eq!(AgentSpec::parse("mcts").unwrap().mcts_config_for("coin").unwrap(), general);
+}
+
+/// The general default of MCTS parameter `k`, as a spec value.
+fn general_value(k: &str) -> String {
+    let d = super::mcts::MctsConfig::default();
+    match k {
+        "c" => d.c.to_string(),
+        "bias" => d.bias.to_string(),
+        "widen" => d.widen.to_string(),
+        "widen_c" => d.widen_c.to_string(),
+        "eps" => d.eps.to_string(),
+        "depth" => d.depth.to_string(),
+        "rollout" => "greedy".to_string(),
+        other => panic!("no general value for {other}"),
+    }
+}
+
+#[test]
+fn mcts_games_do_not_depend_on_the_batch() {
+    // Each agent keeps its tree between decisions, never between games.
+    type H = crate::games::hiroba::Hiroba;
+    let agents = ["mcts:iters=40".to_string(), "mcts:iters=60".to_string()];
+    let run = |start: u64, count: u64| {
+        crate::batch::simulate::<H>(&json!({}), &Default::default(), &agents, 9, start, count, true).unwrap()
+    };
+    let batch = run(0, 4);
+    for i in 0..4usize {
+        let one = run(i as u64, 1);
+        assert_eq!(one.score, batch.score[2 * i..2 * i + 2], "game {i}");
+        assert_eq!(one.turns, batch.turns[2 * i..2 * i + 2], "game {i}");
+    }
+}
+
+#[test]
+fn mcts1_is_the_version_1_search() {
+    let s = AgentSpec::parse("mcts1:iters=80,c=0.3").unwrap();
+    assert_eq!((s.version(), s.mcts_config().unwrap().iters), (1, 80));
+    for bad in ["mcts1:widen=0.5", "mcts1:reuse=1", "mcts1:rollout=egreedy"] {
+        assert!(matches!(AgentSpec::parse(bad), Err(Error::BadAgentParam { .. })), "{bad}");
+    }
+    let agents = ["mcts1:iters=60".to_string(), "random".to_string()];
+    let run = || crate::batch::simulate::<Alhambra>(&json!({}), &Default::default(), &agents, 2, 0, 8, true).unwrap();
+    let cols = run();
+    let wins: f64 = cols.win.iter().zip(&cols.player).filter(|(_, p)| **p == 0).map(|(w, _)| w).sum();
+    assert!(wins >= 7.0, "mcts1 won {wins} of 8 against random");
+    assert_eq!(cols, run());
+}
