@@ -89,6 +89,16 @@ def confirm(pool: ProcessPoolExecutor, extra: int) -> None:
     print(json.dumps({g: r["chosen"] for g, r in figures["games_tuned"].items()}))
 
 
+def earlier(settings: dict) -> dict:
+    """Screened games of an earlier run with the same settings (an `--only` run adds to it)."""
+    path = Path(__file__).resolve().parent / "results" / "tune-mcts.json"
+    if not path.exists():
+        return {}
+    old = json.loads(path.read_text())
+    same = all(old.get(k) == v for k, v in settings.items())
+    return old.get("games_tuned", {}) if same else {}
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--games", type=int, default=80, help="paired games per candidate (default 80)")
@@ -120,7 +130,7 @@ def main() -> None:
             print(f"{game:9} chosen: {chosen or 'the version-2 settings'}", flush=True)
             results[game] = {"candidates": rows, "chosen": chosen}
     figures = {"iters": args.iters, "games": args.games, "baseline": BASE, "seed": args.seed}
-    figures["games_tuned"] = results
+    figures["games_tuned"] = {**earlier(figures), **results}
     print(f"wrote {write('tune-mcts', figures)}")
     print(json.dumps({g: r["chosen"] for g, r in results.items()}))
 

@@ -12,7 +12,8 @@
 //!   `random`, `greedy` or `mcts` (same seed), nor does another acting player's pending
 //!   choice in a simultaneous decision;
 //! * `replay` equals `simulate`; results do not depend on how games are split into
-//!   batches; ranks, win shares and tie-breaks are consistent with the scores.
+//!   batches; ranks, win shares and tie-breaks are consistent with the scores;
+//! * `mcts` agents that keep their trees between decisions play only legal actions.
 
 use crate::agents::{Agent, AgentSpec};
 use crate::batch::{self, Columns};
@@ -23,6 +24,8 @@ use serde_json::{json, Value};
 
 /// Decisions after which a self-play game counts as not ending.
 pub const MAX_DECISIONS: usize = 200_000;
+/// Games of [`kept_trees_play_legal_moves`].
+const KEPT_TREE_GAMES: u64 = 6;
 /// Agents whose choices must not depend on hidden information.
 const PROBE_AGENTS: [&str; 3] = ["random", "greedy", "mcts:iters=24"];
 
@@ -40,6 +43,25 @@ pub fn check<G: Engine>() {
     }
     determinize_samples::<G>();
     batches_and_replays::<G>();
+    kept_trees_play_legal_moves::<G>();
+}
+
+/// Whole games of `mcts` agents that keep their trees between decisions (the batch runner
+/// tells them the actions): every action they choose is legal, though a kept subtree was
+/// searched on samples where the same history meant another position.
+fn kept_trees_play_legal_moves<G: Engine>() {
+    let files = Files::new();
+    let n = G::MIN_PLAYERS;
+    let agents: Vec<String> = (0..n).map(|i| format!("mcts:iters={}", 40 + 20 * i)).collect();
+    let setup = batch::Setup::<G>::new(&json!({}), &agents, &files).expect("setup");
+    let mut line_up = setup.build_agents().expect("agents");
+    for index in 0..KEPT_TREE_GAMES {
+        setup
+            .play(&mut line_up, 12, index, true, false, |s, q, a| {
+                assert!(s.is_legal(q, a), "{}: game {index}: a kept tree chose an illegal {a:?}", G::NAME)
+            })
+            .expect("play");
+    }
 }
 
 /// The defaults, then each listed value of every switch alone.

@@ -544,16 +544,24 @@ impl<G: Evaluate> MctsAgent<G> {
         assert!(self.variants.iter().all(|(&(a, _), &c)| a < n && c < n));
     }
 
-    /// The root decision: see the module docs.
-    fn final_choice(&self, player: usize, simultaneous: bool, rng: &mut Rng) -> G::Action {
+    /// The root decision: see the module docs. Only root candidates legal in the true
+    /// position count: a kept subtree's root was also reached in samples where the same
+    /// history meant another position (a hidden tile decided it), with other legal actions.
+    fn final_choice(&mut self, view: &View<G>, simultaneous: bool, rng: &mut Rng) -> G::Action {
+        self.legal.clear();
+        view.legal_actions(None, &mut self.legal);
+        self.legal_set.clear();
+        self.legal_set.extend(self.legal.iter().copied());
         let root = self.nodes[0];
         let tab = (0..root.n_tables as usize)
             .map(|j| self.tables[root.first_table as usize + j])
-            .find(|t| t.player as usize == player)
+            .find(|t| t.player as usize == view.player())
             .expect("the agent's player acts at the root");
-        let edges = &self.edges[tab.start as usize..(tab.start + tab.len) as usize];
+        let legal = &self.legal_set;
+        let mut edges =
+            self.edges[tab.start as usize..(tab.start + tab.len) as usize].iter().filter(|e| legal.contains(&e.action));
         if simultaneous {
-            let total: u32 = edges.iter().map(|e| e.visits).sum();
+            let total: u32 = edges.clone().map(|e| e.visits).sum();
             let mut r = below(rng, total.max(1) as usize) as u32;
             for e in edges {
                 if r < e.visits {
@@ -561,12 +569,12 @@ impl<G: Evaluate> MctsAgent<G> {
                 }
                 r -= e.visits;
             }
-            return edges[0].action;
+            return self.legal[0];
         }
         // Most visits, then the higher mean, then the better prior (earlier in the table).
-        let mut best = &edges[0];
-        for e in &edges[1..] {
-            let mean = |x: &Edge<G::Action>| if x.visits > 0 { x.reward / x.visits as f64 } else { 0.0 };
+        let mean = |x: &Edge<G::Action>| if x.visits > 0 { x.reward / x.visits as f64 } else { 0.0 };
+        let Some(mut best) = edges.next() else { return self.legal[0] };
+        for e in edges {
             if (e.visits, mean(e)) > (best.visits, mean(best)) {
                 best = e;
             }
@@ -613,7 +621,7 @@ impl<G: Evaluate> Agent<G> for MctsAgent<G> {
                 simultaneous = self.nodes[0].n_tables > 1;
             }
         }
-        self.final_choice(view.player(), simultaneous, rng)
+        self.final_choice(view, simultaneous, rng)
     }
 
     fn start_game(&mut self) {

@@ -427,3 +427,15 @@ fn mcts1_is_the_version_1_search() {
     assert!(wins >= 7.0, "mcts1 won {wins} of 8 against random");
     assert_eq!(cols, run());
 }
+
+#[test]
+fn a_kept_tree_plays_only_moves_legal_in_the_true_position() {
+    // Titania, game 6 of seed 31: a kept subtree's root had been reached in samples where a
+    // hidden fog tile left the player in another phase; its most visited action there was
+    // illegal in the true position (the game panicked before the final choice filtered).
+    type T = crate::games::titania::Titania;
+    let base = "mcts:iters=200,c=0.2,bias=10,widen=0.5,widen_c=2,rollout=greedy";
+    let agents = [base.replace("c=0.2", "c=0.1"), base.to_string()];
+    let cols = crate::batch::simulate::<T>(&json!({}), &Default::default(), &agents, 31, 6, 1, true).unwrap();
+    assert_eq!(cols.win.iter().sum::<f64>(), 1.0);
+}
