@@ -32,7 +32,8 @@ pub fn agent_version(name: &str) -> u32 {
 /// coordinate search (`bench/tune_mcts.py`; its figures: `bench/results/tune-mcts.json`). A
 /// spec's own parameters still override them. Changing an entry changes play: bump `mcts`'s
 /// version in [`agent_version`].
-pub const MCTS_TUNED: &[(&str, &str)] = &[];
+pub const MCTS_TUNED: &[(&str, &str)] =
+    &[("hiroba", "rollout=egreedy"), ("taluva", "bias=3"), ("titania", "bias=3"), ("maharaja", "widen=0.3")];
 
 /// Chooses actions for one player; sees the game only through that player's [`View`].
 ///
