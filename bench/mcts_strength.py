@@ -42,9 +42,8 @@ def play(
     searched = 0
     for g in range(start, start + min(count, 4)):  # decisions counted on a sample of games
         log = rust_core.replay(game, variant, agents, seed, g, pair_seats=True)
-        searched += sum(
-            1 for e in log["events"] if e["event"] == "action" and e["player"] == 0 and e["options"] > 1
-        )
+        actions = [e for e in log["events"] if e["event"] == "action" and e["player"] == 0]
+        searched += sum(1 for e in actions if e.get("options", 0) > 1)
     return wins, seconds, searched * count / min(count, 4)
 
 
@@ -80,14 +79,19 @@ def main() -> None:
             pool.submit(play, args.game, variant, agents, args.seed, s, min(chunk, args.games - s))
             for s in starts
         ]
-        for job in jobs:
-            w, s, d = job.result()
-            wins += w
-            seconds += s
-            decisions += d
-            if len(wins) >= 4:
-                share, lo, hi = interval(wins)
-                print(f"  {len(wins)} games: {share:.3f} [{lo:.3f}, {hi:.3f}]", file=sys.stderr, flush=True)
+        try:
+            for job in jobs:
+                w, s, d = job.result()
+                wins += w
+                seconds += s
+                decisions += d
+                if len(wins) >= 4:
+                    share, lo, hi = interval(wins)
+                    line = f"  {len(wins)} games: {share:.3f} [{lo:.3f}, {hi:.3f}]"
+                    print(line, file=sys.stderr, flush=True)
+        except BaseException:
+            pool.shutdown(wait=False, cancel_futures=True)  # fail now, not after every queued chunk
+            raise
     share, lo, hi = interval(wins)
     per_move = seconds / max(decisions, 1)
     print(
