@@ -39,6 +39,15 @@
 //! when the game offers an [`Evaluate::win_estimate`], and every edge on the path is
 //! credited with its player's final (or estimated) win share.
 //!
+//! **Subtree reuse** (`reuse`, on by default): the tree is kept after a decision. The next
+//! search follows the turn actions observed since ([`Agent::observe`]) from the old root and,
+//! if the node reached was searched for the same acting players, keeps only its subtree
+//! (renumbered from 0). A simultaneous decision in between (its choices may be secret) or a
+//! new game ([`Agent::start_game`]) starts an empty tree. A kept root was also reached in
+//! samples where the same history meant another position (a hidden tile decided it), so its
+//! table may hold actions illegal now: selection tests legality per sample, as everywhere,
+//! and the final choice counts only actions legal in the true position.
+//!
 //! The move played: at a turn, the most visited root candidate (ties: the higher mean
 //! reward, then the better prior); at a simultaneous decision, a choice drawn in proportion
 //! to the root visits of the agent's own table (the mixed final policy of decoupled UCT,
@@ -444,7 +453,8 @@ impl<G: Evaluate> MctsAgent<G> {
     /// observed actions lead to, when there is one for these acting players (moved to node
     /// 0 and compacted), else an empty tree.
     fn reroot(&mut self, view: &View<G>) {
-        let events = self.since.replace(Vec::new()).unwrap_or_default();
+        // `None`: something unobservable happened; nothing is reused.
+        let mut events = self.since.take().unwrap_or_default();
         let mut root = (self.cfg.reuse && self.kept && !events.is_empty()).then_some(0u32);
         for (p, a) in &events {
             root = root.and_then(|r| self.follow(r, *p, a));
@@ -465,8 +475,8 @@ impl<G: Evaluate> MctsAgent<G> {
                 self.new_node();
             }
         }
+        events.clear();
         self.since = Some(events);
-        self.since.as_mut().expect("just set").clear();
     }
 
     /// Keeps only the subtree under `root`, renumbered from 0 (breadth first).
