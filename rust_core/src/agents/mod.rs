@@ -19,21 +19,27 @@ pub const AGENTS: &[&str] = &["random", "greedy", "mcts", "mcts1"];
 /// Version of each agent's play: bumped whenever an agent chooses differently for the
 /// same seed (recorded with every run, so that a resume never mixes two agents).
 /// `mcts` 2: progressive widening, candidate tables, decoupled UCT (issue 11); 3: subtree
-/// reuse between decisions and per-game defaults (issue 12). `mcts1` is `mcts` version 1,
+/// reuse between decisions and per-game defaults (issue 12); 4: no reuse in Alhambra. `mcts1` is `mcts` version 1,
 /// frozen (a yardstick).
 pub fn agent_version(name: &str) -> u32 {
     match name {
-        "mcts" => 3,
+        "mcts" => 4,
         _ => 1,
     }
 }
 
 /// Per-game `mcts` settings that replace the general defaults, chosen by one step of
-/// coordinate search (`bench/tune_mcts.py`; its figures: `bench/results/tune-mcts.json`). A
-/// spec's own parameters still override them. Changing an entry changes play: bump `mcts`'s
-/// version in [`agent_version`].
-pub const MCTS_TUNED: &[(&str, &str)] =
-    &[("hiroba", "rollout=egreedy"), ("taluva", "bias=3"), ("titania", "bias=3"), ("maharaja", "widen=0.3")];
+/// coordinate search (`bench/tune_mcts.py`; its figures: `bench/results/tune-mcts.json`),
+/// and `reuse=0` where keeping the subtree measured worse (`bench/results/reuse-<game>.json`).
+/// A spec's own parameters still override them. Changing an entry changes play: bump
+/// `mcts`'s version in [`agent_version`].
+pub const MCTS_TUNED: &[(&str, &str)] = &[
+    ("alhambra", "reuse=0"),
+    ("hiroba", "rollout=egreedy"),
+    ("taluva", "bias=3"),
+    ("titania", "bias=3"),
+    ("maharaja", "widen=0.3"),
+];
 
 /// Chooses actions for one player; sees the game only through that player's [`View`].
 ///

@@ -393,6 +393,7 @@ fn general_value(k: &str) -> String {
         "eps" => d.eps.to_string(),
         "depth" => d.depth.to_string(),
         "rollout" => "greedy".to_string(),
+        "reuse" => "1".to_string(),
         other => panic!("no general value for {other}"),
     }
 }
