@@ -13,16 +13,14 @@ engine's built-in map (variant ``map`` null) or a file, named with its path and 
 
 from __future__ import annotations
 
-from typing import Any
-
 import polars as pl
 
 from .content import Block, Interval, Section, Table, TableCell, Text, interval_rows
 from .datafiles import DataFile
 from .games import GameSection
 from .model import StudyAnalysis
-from .stats.intervals import ALPHA, Estimate, mean_ci, unit_means, wilson
-from .stats.seats import n_players_of
+from .stats.intervals import ALPHA, Estimate, wilson
+from .stats.seats import seat_figures
 
 __all__ = ["BUILTIN_MAP", "END_REASONS", "SECTION", "SEAT_METRICS", "end_reasons", "maps", "seat_metrics"]
 
@@ -45,31 +43,11 @@ MAP = DataFile("map", "map", BUILTIN_MAP, "the engine's own map")
 maps = MAP.used
 
 
-def _mean(rows: pl.DataFrame, column: str, paired: bool, alpha: float) -> Estimate:
-    values = unit_means(rows, pl.col(column).cast(pl.Float64), paired=paired)["value"].to_numpy()
-    return mean_ci(values, alpha)
-
-
 def seat_metrics(rows: pl.DataFrame, *, paired: bool, alpha: float = ALPHA) -> pl.DataFrame:
     """Per seat and figure of :data:`SEAT_METRICS`: ``seat``, ``metric``, ``label``,
-    ``estimate``, ``lo``, ``hi``, ``n_units``."""
-    recs: list[dict[str, Any]] = []
-    for seat in range(n_players_of(rows)):
-        mine = rows.filter(pl.col("seat") == seat)
-        for column, label in SEAT_METRICS:
-            e = _mean(mine, column, paired, alpha)
-            recs.append(
-                {
-                    "seat": seat,
-                    "metric": column,
-                    "label": label,
-                    "estimate": e.estimate,
-                    "lo": e.lo,
-                    "hi": e.hi,
-                    "n_units": e.n_units,
-                }
-            )
-    return pl.DataFrame(recs)
+    ``estimate``, ``lo``, ``hi``, ``n_units`` (see :func:`analysis.stats.seats.seat_figures`)."""
+    means = [(column, label, "mean") for column, label in SEAT_METRICS]
+    return seat_figures(rows, means, paired=paired, alpha=alpha)
 
 
 def end_reasons(rows: pl.DataFrame, *, alpha: float = ALPHA) -> pl.DataFrame:

@@ -10,16 +10,14 @@ ran. :data:`SECTION` plugs this into the generic analysis and report (see :mod:`
 
 from __future__ import annotations
 
-from typing import Any
-
 import polars as pl
 
 from .content import Block, Section, Table, Text, interval_rows
 from .datafiles import DataFile
 from .games import GameSection
 from .model import StudyAnalysis
-from .stats.intervals import ALPHA, mean_ci, unit_means
-from .stats.seats import n_players_of
+from .stats.intervals import ALPHA
+from .stats.seats import seat_figures
 
 __all__ = [
     "BUILTIN_BOARD",
@@ -56,39 +54,23 @@ BOARD = DataFile("board", "board", BUILTIN_BOARD, "the engine's own design")
 boards = BOARD.used
 
 
-def _estimate_rows(
+def _means(
     rows: pl.DataFrame, columns: tuple[tuple[str, str], ...], paired: bool, alpha: float
-) -> list:
-    out = []
-    for column, label in columns:
-        values = unit_means(rows, pl.col(column).cast(pl.Float64), paired=paired)["value"].to_numpy()
-        e = mean_ci(values, alpha)
-        out.append(
-            {
-                "metric": column,
-                "label": label,
-                "estimate": e.estimate,
-                "lo": e.lo,
-                "hi": e.hi,
-                "n_units": e.n_units,
-            }
-        )
-    return out
+) -> pl.DataFrame:
+    """Means with Student-t intervals per seat (:func:`analysis.stats.seats.seat_figures`)."""
+    means = [(column, label, "mean") for column, label in columns]
+    return seat_figures(rows, means, paired=paired, alpha=alpha)
 
 
 def seat_metrics(rows: pl.DataFrame, *, paired: bool, alpha: float = ALPHA) -> pl.DataFrame:
     """Per seat and figure of :data:`SEAT_METRICS`: ``seat``, ``metric`` (column), ``label``,
-    ``estimate``, ``lo``, ``hi``, ``n_units``."""
-    recs: list[dict[str, Any]] = []
-    for seat in range(n_players_of(rows)):
-        mine = rows.filter(pl.col("seat") == seat)
-        recs.extend({"seat": seat, **r} for r in _estimate_rows(mine, SEAT_METRICS, paired, alpha))
-    return pl.DataFrame(recs)
+    ``estimate``, ``lo``, ``hi``, ``n_units`` (see :func:`analysis.stats.seats.seat_figures`)."""
+    return _means(rows, SEAT_METRICS, paired, alpha)
 
 
 def epoch_lengths(rows: pl.DataFrame, *, paired: bool, alpha: float = ALPHA) -> pl.DataFrame:
     """Mean turns of each epoch (one value per game, read from seat 0's rows) with intervals."""
-    return pl.DataFrame(_estimate_rows(rows.filter(pl.col("seat") == 0), EPOCH_METRICS, paired, alpha))
+    return _means(rows.filter(pl.col("seat") == 0), EPOCH_METRICS, paired, alpha).drop("seat")
 
 
 def _tables(rows: pl.DataFrame, paired: bool) -> dict[str, pl.DataFrame]:
