@@ -1,19 +1,26 @@
-"""Today's `mcts` against the version-1 search (`mcts1`) at equal CPU time per decision.
+"""Today's `mcts` against a yardstick search at equal CPU time per decision.
 
-    python bench/equal_time.py GAME [--old-iters 300] [--games 400] [--workers 2] [--seed 23]
+    python bench/equal_time.py GAME [--old-iters 300] [--old SPEC] [--params K=V,...]
+                               [--games 400] [--workers 2] [--seed 23]
 
-1. Calibration (one process, nothing else running): seconds per searched decision of
-   `mcts1:iters=N` and of `mcts:iters=N` against greedy on the same `--calibration` games;
-   today's budget M = N x (old time / new time), then measured again at M (one correction).
-2. The match: `--games` paired 2-player games of `mcts:iters=M` against `mcts1:iters=N` on
-   `--workers` processes; prints today's win share with a 95% interval over deals.
+The yardstick is `mcts1:iters=N` (`--old-iters`, the version-1 search) unless `--old` names
+another spec; today's agent is `mcts` with the game's defaults plus `--params` (e.g.
+`rollout=random`), its iterations set to cost what the yardstick costs:
 
-Writes bench/results/equal-time-<GAME>.json.
+1. Calibration (one process, nothing else running): seconds per searched decision of the
+   yardstick and of today's agent against greedy on the same `--calibration` games; today's
+   budget M = its iterations x (old time / new time), measured again at M (one correction).
+2. The match: `--games` paired 2-player games of today's agent at M iterations against the
+   yardstick on `--workers` processes; prints today's win share with a 95% interval over deals.
+
+Writes bench/results/equal-time-<GAME>.json (with `--old` or `--params`:
+equal-time-<GAME>-<their values>.json).
 """
 
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -22,8 +29,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from common import write  # noqa: E402
-from mcts_strength import interval, play  # noqa: E402
-from tune_mcts import match  # noqa: E402
+from mcts_strength import interval, match, play  # noqa: E402
 
 
 def per_decision(game: str, spec: str, games: int, seed: int) -> float:
@@ -32,30 +38,46 @@ def per_decision(game: str, spec: str, games: int, seed: int) -> float:
     return seconds / max(decisions, 1)
 
 
-def calibrate(game: str, old_iters: int, games: int, seed: int) -> tuple[int, float, float]:
-    """Today's iterations costing what `mcts1:iters=old_iters` costs: (M, old s, new s at M)."""
-    old = per_decision(game, f"mcts1:iters={old_iters}", games, seed)
-    iters = old_iters
+def mcts_spec(iters: int, params: str) -> str:
+    """`mcts:iters=N` followed by `params` (other settings), if any."""
+    return f"mcts:iters={iters}" + (f",{params}" if params else "")
+
+
+def calibrate(game: str, old: str, params: str, games: int, seed: int) -> tuple[int, float, float]:
+    """Iterations of `mcts` with `params` costing what `old` costs: (M, old s, new s at M)."""
+    old_s = per_decision(game, old, games, seed)
+    iters = int(re.search(r"iters=(\d+)", old).group(1)) if "iters=" in old else 1000  # type: ignore[union-attr]
     for _ in range(2):
-        new = per_decision(game, f"mcts:iters={iters}", games, seed)
-        msg = f"  calibration: mcts1 {old * 1e3:.1f} ms, mcts:iters={iters} {new * 1e3:.1f} ms"
+        new_s = per_decision(game, mcts_spec(iters, params), games, seed)
+        msg = f"  calibration: {old} {old_s * 1e3:.1f} ms, {mcts_spec(iters, params)} {new_s * 1e3:.1f} ms"
         print(msg, file=sys.stderr, flush=True)
-        iters = max(1, round(iters * old / new))
-    return iters, old, per_decision(game, f"mcts:iters={iters}", games, seed)
+        iters = max(1, round(iters * old_s / new_s))
+    return iters, old_s, per_decision(game, mcts_spec(iters, params), games, seed)
+
+
+def result_name(game: str, old: str | None, params: str) -> str:
+    """The results file's name: equal-time-GAME, plus the non-default settings."""
+    extra = "-".join(re.sub(r"[^A-Za-z0-9.]+", "_", x) for x in (old, params) if x)
+    return f"equal-time-{game}" + (f"-{extra}" if extra else "")
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("game")
-    ap.add_argument("--old-iters", type=int, default=300)
+    ap.add_argument("--old-iters", type=int, default=300, help="the yardstick mcts1:iters=N (default 300)")
+    ap.add_argument("--old", default=None, help="another yardstick spec (replaces --old-iters)")
+    ap.add_argument("--params", default="", help="today's mcts settings besides iters, e.g. rollout=random")
     ap.add_argument("--games", type=int, default=400)
     ap.add_argument("--calibration", type=int, default=6, help="games per calibration run (default 6)")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--seed", type=int, default=23)
     args = ap.parse_args()
+    import rust_core
+
     t0 = time.perf_counter()
-    iters, old_s, new_s = calibrate(args.game, args.old_iters, args.calibration, args.seed + 1)
-    new, old = f"mcts:iters={iters}", f"mcts1:iters={args.old_iters}"
+    old = args.old or f"mcts1:iters={args.old_iters}"
+    iters, old_s, new_s = calibrate(args.game, old, args.params, args.calibration, args.seed + 1)
+    new = mcts_spec(iters, args.params)
     with ProcessPoolExecutor(args.workers) as pool:
         wins = match(pool, args.game, [new, old], args.games, args.seed)
     share, lo, hi = interval(wins)
@@ -68,13 +90,14 @@ def main() -> None:
         "game": args.game,
         "new": new,
         "old": old,
+        "mcts_version": rust_core.agent_version("mcts"),
         "new_ms_per_decision": round(new_s * 1000, 2),
         "old_ms_per_decision": round(old_s * 1000, 2),
         "games": len(wins),
         "win_share": round(share, 4),
         "ci95": [round(lo, 4), round(hi, 4)],
     }
-    print(f"wrote {write(f'equal-time-{args.game}', figures)}")
+    print(f"wrote {write(result_name(args.game, args.old, args.params), figures)}")
 
 
 if __name__ == "__main__":

@@ -47,6 +47,19 @@ def play(
     return wins, seconds, searched * count / min(count, 4)
 
 
+def match(
+    pool: ProcessPoolExecutor, game: str, agents: list[str], games: int, seed: int, start: int = 0
+) -> list[float]:
+    """Win shares of agents[0] in paired games `start .. start + games`, in chunks on `pool`."""
+    chunk = 10
+    sizes = [(start + s, min(chunk, games - s)) for s in range(0, games, chunk)]
+    jobs = [pool.submit(play, game, {}, agents, seed, s, n, False) for s, n in sizes]
+    wins: list[float] = []
+    for job in jobs:
+        wins += job.result()[0]
+    return wins
+
+
 def interval(wins: list[float]) -> tuple[float, float, float]:
     """Mean win share with a 95% normal interval over deals (pairs of consecutive games)."""
     deals = [(wins[i] + wins[i + 1]) / 2 for i in range(0, len(wins) - 1, 2)]
@@ -67,6 +80,8 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=11)
     ap.add_argument("--variant", default="{}", help="variant options as JSON (default: the game's defaults)")
     args = ap.parse_args()
+    import rust_core
+
     variant = json.loads(args.variant)
     agents = [args.spec, args.against]
     chunk = 20
@@ -109,6 +124,7 @@ def main() -> None:
         "ci95": [round(lo, 4), round(hi, 4)],
         "seconds_per_decision": round(per_move, 5),
         "variant": variant,
+        "mcts_version": rust_core.agent_version("mcts"),
     }
     print(f"wrote {write(name, figures)}")
 

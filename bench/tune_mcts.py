@@ -29,7 +29,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from common import write  # noqa: E402
-from mcts_strength import interval, play  # noqa: E402
+from mcts_strength import interval, match  # noqa: E402
 
 GAMES = ["alhambra", "hiroba", "taluva", "titania", "maharaja"]
 BASE = "c=0.2,bias=10,widen=0.5,widen_c=2,rollout=greedy"
@@ -43,19 +43,6 @@ def spec(iters: int, change: str | None) -> str:
         key, value = change.split("=")
         settings[key] = value
     return f"mcts:iters={iters}," + ",".join(f"{k}={v}" for k, v in settings.items())
-
-
-def match(
-    pool: ProcessPoolExecutor, game: str, agents: list[str], games: int, seed: int, start: int = 0
-) -> list[float]:
-    """Win shares of agents[0] in paired games `start .. start + games`, in chunks on `pool`."""
-    chunk = 10
-    sizes = [(start + s, min(chunk, games - s)) for s in range(0, games, chunk)]
-    jobs = [pool.submit(play, game, {}, agents, seed, s, n, False) for s, n in sizes]
-    wins: list[float] = []
-    for job in jobs:
-        wins += job.result()[0]
-    return wins
 
 
 def confirm(pool: ProcessPoolExecutor, extra: int) -> None:

@@ -118,7 +118,7 @@ def test_cli_refuses_a_bad_ladder_with_exit_2_and_writes_nothing(write_study, tm
 
 
 def test_built_in_skill_studies_have_ladders_with_head_to_head_steps():
-    for name, top in (("hiroba-skill", "mcts:iters=1000"), ("alhambra-skill", "mcts:iters=1000")):
+    for name, top in (("hiroba-skill", "mcts:iters=10000"), ("alhambra-skill", "mcts:iters=1000")):
         study = load_study(name)
         assert study.ladder[0] == "greedy" and study.ladder[-1] == top
         steps = [c for c in study.cells if len(set(c.agents)) == 2]

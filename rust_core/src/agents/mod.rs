@@ -19,23 +19,25 @@ pub const AGENTS: &[&str] = &["random", "greedy", "mcts", "mcts1"];
 /// Version of each agent's play: bumped whenever an agent chooses differently for the
 /// same seed (recorded with every run, so that a resume never mixes two agents).
 /// `mcts` 2: progressive widening, candidate tables, decoupled UCT (issue 11); 3: subtree
-/// reuse between decisions and per-game defaults (issue 12); 4: no reuse in Alhambra. `mcts1` is `mcts` version 1,
-/// frozen (a yardstick).
+/// reuse between decisions and per-game defaults (issue 12); 4: no reuse in Alhambra; 5: random
+/// rollouts in Hiroba (chosen at equal CPU time). `mcts1` is `mcts` version 1, frozen (a yardstick).
 pub fn agent_version(name: &str) -> u32 {
     match name {
-        "mcts" => 4,
+        "mcts" => 5,
         _ => 1,
     }
 }
 
 /// Per-game `mcts` settings that replace the general defaults, chosen by one step of
-/// coordinate search (`bench/tune_mcts.py`; its figures: `bench/results/tune-mcts.json`),
-/// and `reuse=0` where keeping the subtree measured worse (`bench/results/reuse-<game>.json`).
+/// coordinate search at equal iterations (`bench/tune_mcts.py`; its figures:
+/// `bench/results/tune-mcts.json`), the rollout policy at equal CPU time per decision
+/// (`bench/tune_rollout.py`, `bench/results/tune-rollout.json`), and `reuse=0` where keeping
+/// the subtree measured worse (`bench/results/reuse-<game>.json`).
 /// A spec's own parameters still override them. Changing an entry changes play: bump
 /// `mcts`'s version in [`agent_version`].
 pub const MCTS_TUNED: &[(&str, &str)] = &[
     ("alhambra", "reuse=0"),
-    ("hiroba", "rollout=egreedy"),
+    ("hiroba", "rollout=random"),
     ("taluva", "bias=3"),
     ("titania", "bias=3"),
     ("maharaja", "widen=0.3"),
