@@ -71,11 +71,11 @@ def _findings(s: StudyAnalysis) -> list[Finding]:
     return [
         Finding(
             "Expert level",
-            "Hiroba's start-player numbers move with the agents' search budget (the second player moves "
-            "last, and a shallow search misjudges that last turn), so no line-up of this study gives the "
-            "game's value for skilled players. The skill-ladder study hiroba-skill (reports/hiroba-skill/) "
-            "follows the 2-player advantage from greedy up to mcts:iters=1000 and says whether it has "
-            "converged.",
+            "Hiroba's start-player numbers move with the agents' strength, so no line-up of this study "
+            "gives the game's value for skilled players. The skill-ladder study hiroba-skill "
+            "(reports/hiroba-skill/) follows the 2-player advantage from greedy up a ladder of ever "
+            "stronger searches and says whether it has converged (there greedy self-play favours the "
+            "start player, and every search budget tested favours the second player, who moves last).",
         )
     ]
 
