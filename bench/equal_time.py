@@ -46,7 +46,8 @@ def mcts_spec(iters: int, params: str) -> str:
 def calibrate(game: str, old: str, params: str, games: int, seed: int) -> tuple[int, float, float]:
     """Iterations of `mcts` with `params` costing what `old` costs: (M, old s, new s at M)."""
     old_s = per_decision(game, old, games, seed)
-    iters = int(re.search(r"iters=(\d+)", old).group(1)) if "iters=" in old else 1000  # type: ignore[union-attr]
+    given = re.search(r"iters=(\d+)", old)
+    iters = int(given.group(1)) if given else 1000  # the yardstick's iterations: a first guess
     for _ in range(2):
         new_s = per_decision(game, mcts_spec(iters, params), games, seed)
         msg = f"  calibration: {old} {old_s * 1e3:.1f} ms, {mcts_spec(iters, params)} {new_s * 1e3:.1f} ms"
