@@ -66,7 +66,11 @@ def ladder_figure(m: LadderMetric, anchor: str) -> Figure | None:
             ms=5,
             capsize=3,
         )
-        ax.annotate(p.agent, (x, y), xytext=(5, 5), textcoords="offset points", fontsize=7)
+    # Each rung's name on a top axis above its point, slanted so that close rungs never overlap.
+    names = ax.secondary_xaxis("top")
+    names.set_xticks(xs, [p.agent for p in pts], fontsize=7)
+    plt.setp(names.get_xticklabels(), rotation=60, ha="left", rotation_mode="anchor")
+    ax.margins(x=0.08)
     unit = "points of win rate" if m.percent and m.reference is not None else ("%" if m.percent else "")
     ax.set_ylabel(f"{m.label}" + (f", {unit}" if unit else ""), fontsize=8)
     ax.set_xlabel(f"rung strength: Elo against {anchor} (95% CI)", fontsize=9)
