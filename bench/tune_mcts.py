@@ -13,8 +13,8 @@ deals; writes bench/results/tune-mcts.json.
 Confirmation (`--confirm`, reading that file): per game, the screened candidate with the
 highest win share, if above 0.5, plays `--confirm-games` further games (new deals); a game's
 default changes only where the pooled interval of screening and confirmation lies wholly
-above 0.5. Otherwise the version-2 setting stays. The chosen changes are `MCTS_TUNED` in
-rust_core/src/agents/mod.rs; the file records both stages.
+above 0.5. Otherwise the version-2 setting stays. The chosen changes are each game's
+`MCTS_DEFAULTS` (rust_core/src/games/<game>/eval.rs); the file records both stages.
 """
 
 from __future__ import annotations

@@ -6,12 +6,12 @@
 what an iteration costs (a random rollout move skips the greedy evaluation of every legal
 action), so it is compared at equal *time*. For every game (2 players, default rules), the
 baseline is `mcts:iters=N` with the version-4 settings written out (the version-2 settings of
-`tune_mcts.py` plus the game's version-4 entry of `MCTS_TUNED`, so the comparison does not
+`tune_mcts.py` plus the game's version-4 `MCTS_DEFAULTS`, so the comparison does not
 move when the defaults do). Each other rollout policy (`greedy`, `egreedy`, `random`) gets the
 iterations that cost what the baseline costs (`equal_time.calibrate`) and plays `--games`
 paired games against it; a policy is adopted where its 95% interval over deals lies wholly
 above 0.5 (the best such one). Writes bench/results/tune-rollout.json; the chosen policies are
-in `MCTS_TUNED` (rust_core/src/agents/mod.rs).
+in each game's `MCTS_DEFAULTS` (rust_core/src/games/<game>/eval.rs).
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from equal_time import calibrate, mcts_spec  # noqa: E402
 from mcts_strength import interval, match  # noqa: E402
 from tune_mcts import BASE, GAMES  # noqa: E402
 
-# The per-game entries of MCTS_TUNED at mcts version 4 (the baseline of this study).
+# Each game's MCTS_DEFAULTS at mcts version 4 (the baseline of this study).
 VERSION_4 = {
     "alhambra": "reuse=0",
     "hiroba": "rollout=egreedy",

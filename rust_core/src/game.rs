@@ -160,6 +160,13 @@ pub trait Game: Clone + Send + Sync + 'static {
 
 /// How agents judge positions of a game.
 pub trait Evaluate: Game {
+    /// This game's `mcts` settings that replace the general defaults, in spec syntax
+    /// (`key=value,...`; empty: none). They are measured per game by the bench scripts
+    /// (`bench/tune_mcts.py`, `bench/tune_rollout.py`, `bench/results/`). A spec's own
+    /// parameters still override them; `mcts1` ignores them. Changing them changes play:
+    /// bump `mcts`'s version in `agents::agent_version`.
+    const MCTS_DEFAULTS: &'static str = "";
+
     /// The `greedy` agent's one-ply evaluation of an action of acting `player` (higher is
     /// better). It may read only what that player knows.
     fn greedy_value(&self, player: usize, action: &Self::Action) -> f64;

@@ -7,42 +7,49 @@ use crate::game::{Game, Record};
 use crate::options::Files;
 use serde_json::Value;
 
-/// Names of the available games.
-pub const GAMES: &[&str] = &["alhambra", "coin", "hiroba", "maharaja", "taluva", "titania"];
+/// The registered games, each once: its name and its engine type. Adding a game is one line
+/// here (plus its folder under `games/`). `$m` is a macro that receives the list after `$args`.
+macro_rules! registered_games {
+    ($m:ident $(, $args:tt)?) => {
+        $m! { $($args)?
+            "alhambra" => crate::games::alhambra::Alhambra;
+            "coin" => crate::games::coin::Coin;
+            "hiroba" => crate::games::hiroba::Hiroba;
+            "maharaja" => crate::games::maharaja::Maharaja;
+            "taluva" => crate::games::taluva::Taluva;
+            "titania" => crate::games::titania::Titania;
+        }
+    };
+}
 
-/// Runs `$body` with the type alias `G` bound to the engine of game `$name`.
-macro_rules! with_game {
-    ($name:expr, $g:ident => $body:expr) => {
+macro_rules! game_names {
+    ($($name:literal => $ty:ty;)*) => {
+        &[$($name),*]
+    };
+}
+
+/// Names of the available games.
+pub const GAMES: &[&str] = registered_games!(game_names);
+
+macro_rules! dispatch {
+    (($name:expr, $g:ident => $body:expr) $($n:literal => $ty:ty;)*) => {
         match $name {
-            "alhambra" => {
-                type $g = crate::games::alhambra::Alhambra;
+            $($n => {
+                type $g = $ty;
                 $body
-            }
-            "coin" => {
-                type $g = crate::games::coin::Coin;
-                $body
-            }
-            "hiroba" => {
-                type $g = crate::games::hiroba::Hiroba;
-                $body
-            }
-            "maharaja" => {
-                type $g = crate::games::maharaja::Maharaja;
-                $body
-            }
-            "taluva" => {
-                type $g = crate::games::taluva::Taluva;
-                $body
-            }
-            "titania" => {
-                type $g = crate::games::titania::Titania;
-                $body
-            }
+            })*
             other => Err($crate::error::Error::UnknownGame {
                 name: other.to_string(),
                 allowed: $crate::registry::GAMES.iter().map(|s| s.to_string()).collect(),
             }),
         }
+    };
+}
+
+/// Runs `$body` with the type alias `G` bound to the engine of game `$name`.
+macro_rules! with_game {
+    ($name:expr, $g:ident => $body:expr) => {
+        registered_games!(dispatch, ($name, $g => $body))
     };
 }
 
@@ -62,6 +69,11 @@ pub fn metric_columns(game: &str) -> Result<Vec<(String, String, bool)>> {
 /// The version of a game's rules implementation (`RULES_VERSION`).
 pub fn rules_version(game: &str) -> Result<u32> {
     with_game!(game, G => Ok(G::RULES_VERSION))
+}
+
+/// The game's own `mcts` settings that replace the general defaults ([`crate::game::Evaluate::MCTS_DEFAULTS`]).
+pub fn mcts_defaults(game: &str) -> Result<&'static str> {
+    with_game!(game, G => Ok(<G as crate::game::Evaluate>::MCTS_DEFAULTS))
 }
 
 /// The version of an agent spec's play (see [`crate::agents::agent_version`]).

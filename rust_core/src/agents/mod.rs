@@ -28,21 +28,6 @@ pub fn agent_version(name: &str) -> u32 {
     }
 }
 
-/// Per-game `mcts` settings that replace the general defaults, chosen by one step of
-/// coordinate search at equal iterations (`bench/tune_mcts.py`; its figures:
-/// `bench/results/tune-mcts.json`), the rollout policy at equal CPU time per decision
-/// (`bench/tune_rollout.py`, `bench/results/tune-rollout.json`), and `reuse=0` where keeping
-/// the subtree measured worse (`bench/results/reuse-<game>.json`).
-/// A spec's own parameters still override them. Changing an entry changes play: bump
-/// `mcts`'s version in [`agent_version`].
-pub const MCTS_TUNED: &[(&str, &str)] = &[
-    ("alhambra", "reuse=0"),
-    ("hiroba", "rollout=random"),
-    ("taluva", "bias=3"),
-    ("titania", "bias=3"),
-    ("maharaja", "widen=0.3"),
-];
-
 /// Chooses actions for one player; sees the game only through that player's [`View`].
 ///
 /// A driver that keeps an agent over a whole game (the batch runner) calls
@@ -153,8 +138,9 @@ impl AgentSpec {
         self.mcts_config_for("")
     }
 
-    /// The MCTS settings for `game`: the general defaults, then `game`'s entry in
-    /// [`MCTS_TUNED`] (`mcts` only; `mcts1` stays version 1), then the spec's own parameters:
+    /// The MCTS settings of a game whose own defaults are `game_defaults` (its
+    /// [`crate::game::Evaluate::MCTS_DEFAULTS`]): the general defaults, then the game's
+    /// (`mcts` only; `mcts1` stays version 1), then the spec's own parameters:
     /// `iters` (1..=1000000, default 1000), `c` (0..=100, default 0.2), `bias` (0..=100,
     /// default 10), `rollout` (`random` | `greedy` | `egreedy`, default greedy; `egreedy` plays
     /// a random move with probability `eps`, 0..=1, default 0.1), `depth` (rollout moves
@@ -163,11 +149,10 @@ impl AgentSpec {
     /// `widen_c` (its coefficient 0.1..=100, default 2) and `reuse` (1 = keep the subtree of
     /// the position reached between decisions, default; 0 = a new tree per decision); see
     /// `MctsConfig`.
-    pub fn mcts_config_for(&self, game: &str) -> Result<mcts::MctsConfig> {
+    pub fn mcts_config_for(&self, game_defaults: &str) -> Result<mcts::MctsConfig> {
         let mut cfg = mcts::MctsConfig::default();
-        let tuned = MCTS_TUNED.iter().filter(|(g, _)| self.name == "mcts" && *g == game);
-        for (_, params) in tuned {
-            for (k, v) in params.split(',').filter_map(|kv| kv.split_once('=')) {
+        if self.name == "mcts" {
+            for (k, v) in game_defaults.split(',').filter_map(|kv| kv.split_once('=')) {
                 self.set(&mut cfg, k, v)?;
             }
         }
@@ -212,7 +197,7 @@ impl AgentSpec {
         match self.name.as_str() {
             "random" => Ok(Box::new(random::RandomAgent::default())),
             "greedy" => Ok(Box::new(greedy::GreedyAgent::default())),
-            "mcts" => Ok(Box::new(mcts::MctsAgent::new(self.mcts_config_for(G::NAME)?))),
+            "mcts" => Ok(Box::new(mcts::MctsAgent::new(self.mcts_config_for(G::MCTS_DEFAULTS)?))),
             "mcts1" => Ok(Box::new(mcts1::Mcts1Agent::new(self.mcts_config()?))),
             other => unreachable!("agent {other} passed validation"),
         }

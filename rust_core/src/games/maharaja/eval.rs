@@ -297,6 +297,9 @@ impl Maharaja {
 }
 
 impl Evaluate for Maharaja {
+    /// Measured: `bench/tune_mcts.py` (`bench/results/tune-mcts.json`).
+    const MCTS_DEFAULTS: &'static str = "widen=0.3";
+
     fn greedy_value(&self, player: usize, action: &Action) -> f64 {
         self.greedy_eval(player, action)
     }

@@ -362,6 +362,9 @@ impl Taluva {
 }
 
 impl Evaluate for Taluva {
+    /// Measured: `bench/tune_mcts.py` (`bench/results/tune-mcts.json`).
+    const MCTS_DEFAULTS: &'static str = "bias=3";
+
     fn greedy_value(&self, player: usize, action: &Action) -> f64 {
         let mut out = Vec::with_capacity(1);
         self.greedy_eval(player, std::slice::from_ref(action), &mut out);

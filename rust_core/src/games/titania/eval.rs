@@ -190,6 +190,9 @@ impl Titania {
 
 /// The greedy evaluation (see the module doc) and the win estimate.
 impl Evaluate for Titania {
+    /// Measured: `bench/tune_mcts.py` (`bench/results/tune-mcts.json`).
+    const MCTS_DEFAULTS: &'static str = "bias=3";
+
     fn greedy_value(&self, player: usize, a: &Action) -> f64 {
         self.value_in(&self.ctx(player), a)
     }
