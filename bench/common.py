@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import json
+import os
 import platform
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-RESULTS = Path(__file__).resolve().parent / "results"
+#: Where results go: bench/results/, or the folder named by BALANCELAB_BENCH_RESULTS (the smoke
+#: test of every README bench command writes there, leaving the committed figures alone).
+RESULTS = Path(os.environ.get("BALANCELAB_BENCH_RESULTS") or Path(__file__).resolve().parent / "results")
 
 
 def best_rate(work: Callable[[], int], repeats: int) -> float:
@@ -23,7 +26,7 @@ def best_rate(work: Callable[[], int], repeats: int) -> float:
 
 
 def write(name: str, figures: dict[str, Any]) -> Path:
-    """Writes `figures` with machine details to bench/results/<name>.json."""
+    """Writes `figures` with machine details to RESULTS/<name>.json."""
     import rust_core
 
     RESULTS.mkdir(parents=True, exist_ok=True)

@@ -28,7 +28,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from common import write  # noqa: E402
+from common import RESULTS, write  # noqa: E402
 from mcts_strength import interval, match  # noqa: E402
 
 GAMES = ["alhambra", "hiroba", "taluva", "titania", "maharaja"]
@@ -47,7 +47,7 @@ def spec(iters: int, change: str | None) -> str:
 
 def confirm(pool: ProcessPoolExecutor, extra: int) -> None:
     """The confirmation stage: see the module docs."""
-    path = Path(__file__).resolve().parent / "results" / "tune-mcts.json"
+    path = RESULTS / "tune-mcts.json"
     figures = json.loads(path.read_text())
     iters, games, seed = figures["iters"], figures["games"], figures["seed"]
     for game, result in figures["games_tuned"].items():
@@ -78,7 +78,7 @@ def confirm(pool: ProcessPoolExecutor, extra: int) -> None:
 
 def earlier(settings: dict) -> dict:
     """Screened games of an earlier run with the same settings (an `--only` run adds to it)."""
-    path = Path(__file__).resolve().parent / "results" / "tune-mcts.json"
+    path = RESULTS / "tune-mcts.json"
     if not path.exists():
         return {}
     old = json.loads(path.read_text())

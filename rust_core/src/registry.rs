@@ -66,6 +66,11 @@ pub fn metric_columns(game: &str) -> Result<Vec<(String, String, bool)>> {
         .collect()))
 }
 
+/// The player counts a game allows: `(MIN_PLAYERS, MAX_PLAYERS)`.
+pub fn player_range(game: &str) -> Result<(usize, usize)> {
+    with_game!(game, G => Ok((G::MIN_PLAYERS, G::MAX_PLAYERS)))
+}
+
 /// The version of a game's rules implementation (`RULES_VERSION`).
 pub fn rules_version(game: &str) -> Result<u32> {
     with_game!(game, G => Ok(G::RULES_VERSION))

@@ -30,6 +30,7 @@ __all__ = [
     "hiroba",
     "maharaja",
     "metric_columns",
+    "player_range",
     "replay",
     "rules_version",
     "simulate",
@@ -52,6 +53,12 @@ Files = Mapping[str, str]
 def rules_version(game: str) -> int:
     """The version of ``game``'s rules implementation (bumped whenever results change)."""
     return int(_native.rules_version(game))
+
+
+def player_range(game: str) -> tuple[int, int]:
+    """The fewest and the most players ``game`` allows."""
+    lo, hi = _native.player_range(game)
+    return int(lo), int(hi)
 
 
 def agent_version(spec: str) -> int:

@@ -98,6 +98,12 @@ fn validate(
     registry::validate(game, &parse_json(variant_json)?, &files_map(files), &agents).map_err(py_err)
 }
 
+/// `(fewest, most)` players the game allows.
+#[pyfunction]
+fn player_range(game: &str) -> PyResult<(usize, usize)> {
+    registry::player_range(game).map_err(py_err)
+}
+
 #[pyfunction]
 fn rules_version(game: &str) -> PyResult<u32> {
     registry::rules_version(game).map_err(py_err)
@@ -204,6 +210,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(simulate, m)?)?;
     m.add_function(wrap_pyfunction!(replay, m)?)?;
     m.add_function(wrap_pyfunction!(rules_version, m)?)?;
+    m.add_function(wrap_pyfunction!(player_range, m)?)?;
     m.add_function(wrap_pyfunction!(agent_version, m)?)?;
     m.add("EngineError", m.py().get_type::<EngineError>())?;
     registry::python_helpers(m)?;

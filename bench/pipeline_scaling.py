@@ -3,10 +3,13 @@
 Prints games/s and the efficiency: that rate divided by 2 x the single-core ``rust_core.simulate``
 rate measured in the same run (target >= 0.85). Writes a JSON result under ``bench/results/``.
 
-    python bench/pipeline.py                 # 1,000,000 games (about 40 s on 2 cores; start-up and the
-                                             # last batches are amortised as in a real study)
-    python bench/pipeline.py --games 100000
-    python bench/pipeline.py --million       # 1,000,000 games: time and peak memory
+    python bench/pipeline_scaling.py            # 1,000,000 games (about 40 s on 2 cores; start-up and
+                                                # the last batches are amortised as in a real study)
+    python bench/pipeline_scaling.py --games 100000
+    python bench/pipeline_scaling.py --million  # 1,000,000 games: time and peak memory
+
+(Named so that it cannot shadow the `pipeline` package: a script's folder comes first on
+`sys.path`.)
 """
 
 from __future__ import annotations
@@ -22,10 +25,13 @@ import threading
 import time
 from pathlib import Path
 
-import rust_core
-from pipeline import rundir
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-RESULTS = Path(__file__).resolve().parent / "results"
+from common import RESULTS  # noqa: E402
+
+import rust_core  # noqa: E402
+from pipeline import rundir  # noqa: E402
+
 STUDY = """\
 name = "bench-pipeline"
 description = "Alhambra, 2 players, random play, official rules"

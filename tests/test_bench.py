@@ -1,0 +1,91 @@
+"""Every bench command the README shows runs: a smoke run of each with tiny sizes.
+
+The commands are read from the README's Benchmarks block, so a command added there without a
+tiny size here fails this test. Results go to a temporary folder (BALANCELAB_BENCH_RESULTS), never
+over the committed figures in bench/results/.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+#: script -> (values of its placeholders, tiny-size options)
+TINY: dict[str, tuple[dict[str, str], list[str]]] = {
+    "engine.py": ({}, ["--seconds", "0.01", "--repeats", "1"]),
+    "agents.py": (
+        {},
+        [
+            "--games",
+            "5",
+            "--mcts-games",
+            "1",
+            "--iters",
+            "5",
+            "--per-game-iters",
+            "5",
+            "--per-game-games",
+            "1",
+        ],
+    ),
+    "mcts_strength.py": ({"GAME": "coin", "SPEC": "mcts:iters=5"}, ["--games", "4", "--workers", "1"]),
+    "equal_time.py": ({"GAME": "coin"}, ["--games", "4", "--calibration", "1", "--workers", "1"]),
+    "tune_mcts.py": (
+        {},
+        ["--games", "2", "--iters", "5", "--workers", "1", "--only", "hiroba", "--confirm-games", "2"],
+    ),
+    "tune_rollout.py": ({}, ["--games", "2", "--iters", "5", "--workers", "1", "--only", "hiroba"]),
+    "pipeline_scaling.py": ({}, ["--games", "400", "--calibrate-games", "50"]),
+}
+
+
+def readme_commands() -> list[list[str]]:
+    """The `python bench/...` commands of the README's Benchmarks block, optional parts dropped."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    block = text.split("## Benchmarks", 1)[1].split("```sh", 1)[1].split("```", 1)[0]
+    commands = []
+    for line in block.splitlines():
+        for part in line.split("#", 1)[0].split(";"):
+            part = re.sub(r"\[[^\]]*\]", "", part).strip()
+            if part.startswith("python bench/"):
+                commands.append(shlex.split(part))
+    return commands
+
+
+def test_the_readme_shows_the_bench_commands():
+    scripts = {Path(c[1]).name for c in readme_commands()}
+    assert {"engine.py", "pipeline_scaling.py", "equal_time.py"} <= scripts
+    # No bench script may shadow a package of the repository (the script's folder comes first).
+    packages = {p.name for p in ROOT.iterdir() if (p / "__init__.py").is_file()} | {"rust_core"}
+    assert not {Path(s).stem for s in (ROOT / "bench").glob("*.py")} & packages
+
+
+@pytest.mark.parametrize("command", readme_commands(), ids=lambda c: " ".join(c[1:]))
+def test_bench_command_runs(command: list[str], tmp_path: Path):
+    script = Path(command[1]).name
+    assert script in TINY, f"{script}: give it tiny sizes in TINY"
+    values, tiny = TINY[script]
+    args = [values.get(a, a) for a in command[2:]]
+    env = {**os.environ, "BALANCELAB_BENCH_RESULTS": str(tmp_path), "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER": "0"}
+    if "--confirm" in args:  # confirmation reads the screening's file
+        first = [sys.executable, command[1], *[a for a in args if a != "--confirm"], *tiny]
+        subprocess.run(first, cwd=ROOT, env=env, capture_output=True, timeout=300, check=True)
+    proc = subprocess.run(
+        [sys.executable, command[1], *args, *tiny],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert list(tmp_path.glob("*.json")), f"{script} wrote no result"
+    assert "Traceback" not in proc.stderr
