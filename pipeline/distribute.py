@@ -13,6 +13,7 @@ shared filesystem nor an edit of the file during the run can change the games.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import hashlib
 import platform
 import time
@@ -23,6 +24,8 @@ from typing import Any
 
 import numpy as np
 import pyarrow as pa
+
+import rust_core
 
 from . import sink
 from .plan import Batch, BatchSizer, cut
@@ -49,20 +52,18 @@ def read_files(study: Study) -> dict[str, bytes]:
     return data
 
 
+def batch_spec(study: Study, cell: Cell) -> rust_core.BatchSpec:
+    """What ``cell`` of ``study`` plays (the files travel separately: see :func:`read_files`)."""
+    return rust_core.BatchSpec(study.game, cell.variant, cell.agents, study.seed, study.pair_seats)
+
+
 def play_batch(
-    game: str,
-    variant: dict[str, Any],
-    agents: list[str],
-    seed: int,
-    start: int,
-    count: int,
-    pair_seats: bool,
-    files: dict[str, bytes] | None = None,
+    spec: rust_core.BatchSpec, start: int, count: int, files: dict[str, bytes] | None = None
 ) -> tuple[pa.Table, float, float]:
-    """Runs on a worker: games ``start .. start + count`` as an Arrow table (plus ``n_players``),
-    with the wall and CPU seconds it took. ``files`` holds the bytes of the files named by path
-    options (shipped from the driver): the engine gets their text, and no worker opens a path."""
-    import rust_core
+    """Runs on a worker: games ``start .. start + count`` of ``spec`` as an Arrow table (plus
+    ``n_players``), with the wall and CPU seconds it took. ``files`` holds the bytes of the files
+    named by path options (shipped from the driver): the engine gets their text, and no worker
+    opens a path."""
 
     if not hasattr(rust_core, "simulate"):  # the source folder, seen as a namespace package
         raise ImportError(
@@ -71,9 +72,9 @@ def play_batch(
     t0 = time.perf_counter()
     c0 = time.process_time()
     text = {path: blob.decode("utf-8") for path, blob in (files or {}).items()}
-    batch = rust_core.simulate(game, variant, agents, seed, start, count, pair_seats=pair_seats, files=text)
+    batch = dataclasses.replace(spec, files=text).simulate(start, count)
     table = pa.Table.from_batches([batch])
-    n_players = pa.array(np.full(table.num_rows, len(agents), dtype=np.int32))
+    n_players = pa.array(np.full(table.num_rows, len(spec.agents), dtype=np.int32))
     table = table.append_column(pa.field("n_players", pa.int32(), nullable=False), n_players)
     return table, time.perf_counter() - t0, time.process_time() - c0
 
@@ -146,6 +147,7 @@ def run_batches(
     files = read_files(study)
     files_ref = ray.put(files) if files else None
     cells = {c.id: c for c in study.cells}
+    specs = {c.id: batch_spec(study, c) for c in study.cells}
     study_hash = study.to_spec().hash()
     work = _Work(cells, {k: list(v) for k, v in gaps.items()}, {c.id: c.games for c in study.cells})
     total_missing = work.remaining()
@@ -154,17 +156,7 @@ def run_batches(
     stats = Stats()
 
     def submit(batch: Batch, attempt: int) -> None:
-        cell = cells[batch.cell_id]
-        ref = remote.remote(
-            study.game,
-            cell.variant,
-            cell.agents,
-            study.seed,
-            batch.start,
-            batch.games,
-            study.pair_seats,
-            files_ref,
-        )
+        ref = remote.remote(specs[batch.cell_id], batch.start, batch.games, files_ref)
         in_flight[ref] = (batch, attempt)
 
     try:

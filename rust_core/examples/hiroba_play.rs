@@ -2,6 +2,7 @@
 //! `cargo run --release --example hiroba_play -- GAMES PLAYERS [AGENT ...] [VARIANT_JSON]`,
 //! e.g. `-- 100000 4` (random players) or `-- 200 2 mcts:iters=200 greedy '{"line_rule": "last"}'`.
 
+use rust_core::batch::BatchSpec;
 use rust_core::registry;
 use serde_json::{json, Value};
 use std::time::Instant;
@@ -20,7 +21,8 @@ fn main() {
     }
     let agents = if rest.is_empty() { vec!["random".to_string(); players] } else { rest };
     let t = Instant::now();
-    let cols = registry::simulate("hiroba", &variant, &Default::default(), &agents, 1, 0, games, true).expect("runs");
+    let cols = registry::simulate("hiroba", &BatchSpec::new(&variant, &Default::default(), &agents, 1, true), 0, games)
+        .expect("runs");
     let dt = t.elapsed().as_secs_f64();
     let n = agents.len();
     let wins: Vec<f64> = (0..n)

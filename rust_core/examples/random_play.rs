@@ -1,6 +1,7 @@
 //! Plays Alhambra games in a tight loop (for profiling the engine and agents):
 //! `cargo run --release --example random_play -- GAMES PLAYERS [AGENT ...]`.
 
+use rust_core::batch::BatchSpec;
 use rust_core::registry;
 use serde_json::json;
 use std::time::Instant;
@@ -15,7 +16,8 @@ fn main() {
     }
     let t = Instant::now();
     let cols =
-        registry::simulate("alhambra", &json!({}), &Default::default(), &agents, 1, 0, games, false).expect("runs");
+        registry::simulate("alhambra", &BatchSpec::new(&json!({}), &Default::default(), &agents, 1, false), 0, games)
+            .expect("runs");
     let dt = t.elapsed().as_secs_f64();
     let wins: Vec<f64> = (0..players)
         .map(|p| {

@@ -235,14 +235,18 @@ fn batches_and_replays<G: Engine>() {
     let agents: Vec<String> =
         (0..G::MIN_PLAYERS).map(|i| if i == 0 { "greedy" } else { "random" }.to_string()).collect();
     for pair in [false, true] {
-        let whole = batch::simulate::<G>(&json!({}), &files, &agents, 9, 0, 6, pair).expect("simulate");
-        let a = batch::simulate::<G>(&json!({}), &files, &agents, 9, 0, 2, pair).expect("simulate");
-        let b = batch::simulate::<G>(&json!({}), &files, &agents, 9, 2, 4, pair).expect("simulate");
+        let whole = batch::simulate::<G>(&crate::batch::BatchSpec::new(&json!({}), &files, &agents, 9, pair), 0, 6)
+            .expect("simulate");
+        let a = batch::simulate::<G>(&crate::batch::BatchSpec::new(&json!({}), &files, &agents, 9, pair), 0, 2)
+            .expect("simulate");
+        let b = batch::simulate::<G>(&crate::batch::BatchSpec::new(&json!({}), &files, &agents, 9, pair), 2, 4)
+            .expect("simulate");
         assert_eq!(whole.score, [a.score.clone(), b.score.clone()].concat(), "{}: batch split changed scores", G::NAME);
         assert_eq!(whole.metrics[..], concat_metrics(&a, &b)[..], "{}: batch split changed metrics", G::NAME);
         check_ranks(&whole);
         for index in [0u64, 5] {
-            let log = batch::replay::<G>(&json!({}), &files, &agents, 9, index, pair).expect("replay");
+            let log = batch::replay::<G>(&crate::batch::BatchSpec::new(&json!({}), &files, &agents, 9, pair), index)
+                .expect("replay");
             for row in log["result"].as_array().expect("rows") {
                 let i = (0..whole.game_index.len())
                     .find(|&i| whole.game_index[i] == index as i64 && whole.player[i] as u64 == row["player"])

@@ -1,18 +1,20 @@
 //! Games by name: the one place that lists them and dispatches to their engines.
 
 use crate::agents::AgentSpec;
-use crate::batch::{self, Columns};
+use crate::batch::{self, BatchSpec, Columns};
 use crate::error::Result;
 use crate::game::{Game, Record};
 use crate::options::Files;
 use serde_json::Value;
 
-/// The registered games, each once: its name and its engine type. Adding a game is one line
-/// here (plus its folder under `games/`). `$m` is a macro that receives the list after `$args`.
+/// The registered games, each once: its name, its engine type and, where it has them, the
+/// function that adds its own Python helpers (`rust_core.<game>`, from `games/<game>/py.rs`).
+/// Adding a game is one line here (plus its folder under `games/` and its `pub mod` line in
+/// `games/mod.rs`). `$m` is a macro that receives the list after `$args`.
 macro_rules! registered_games {
     ($m:ident $(, $args:tt)?) => {
         $m! { $($args)?
-            "alhambra" => crate::games::alhambra::Alhambra;
+            "alhambra" => crate::games::alhambra::Alhambra, py = crate::games::alhambra::py::register;
             "coin" => crate::games::coin::Coin;
             "hiroba" => crate::games::hiroba::Hiroba;
             "maharaja" => crate::games::maharaja::Maharaja;
@@ -23,7 +25,7 @@ macro_rules! registered_games {
 }
 
 macro_rules! game_names {
-    ($($name:literal => $ty:ty;)*) => {
+    ($($name:literal => $ty:ty $(, py = $py:path)?;)*) => {
         &[$($name),*]
     };
 }
@@ -32,7 +34,7 @@ macro_rules! game_names {
 pub const GAMES: &[&str] = registered_games!(game_names);
 
 macro_rules! dispatch {
-    (($name:expr, $g:ident => $body:expr) $($n:literal => $ty:ty;)*) => {
+    (($name:expr, $g:ident => $body:expr) $($n:literal => $ty:ty $(, py = $py:path)?;)*) => {
         match $name {
             $($n => {
                 type $g = $ty;
@@ -91,37 +93,28 @@ pub fn validate(game: &str, variant: &Value, files: &Files, agents: &[String]) -
     with_game!(game, G => batch::Setup::<G>::new(variant, agents, files).map(|_| ()))
 }
 
-#[allow(clippy::too_many_arguments)]
-pub fn simulate(
-    game: &str,
-    variant: &Value,
-    files: &Files,
-    agents: &[String],
-    seed: u64,
-    start: u64,
-    count: u64,
-    pair_seats: bool,
-) -> Result<Columns> {
-    with_game!(game, G => batch::simulate::<G>(variant, files, agents, seed, start, count, pair_seats))
+/// Plays games `start .. start + count` of `spec` (see [`batch::simulate`]).
+pub fn simulate(game: &str, spec: &BatchSpec, start: u64, count: u64) -> Result<Columns> {
+    with_game!(game, G => batch::simulate::<G>(spec, start, count))
 }
 
-pub fn replay(
-    game: &str,
-    variant: &Value,
-    files: &Files,
-    agents: &[String],
-    seed: u64,
-    index: u64,
-    pair_seats: bool,
-) -> Result<Value> {
-    with_game!(game, G => batch::replay::<G>(variant, files, agents, seed, index, pair_seats))
+/// The event log of game `index` of `spec` (see [`batch::replay`]).
+pub fn replay(game: &str, spec: &BatchSpec, index: u64) -> Result<Value> {
+    with_game!(game, G => batch::replay::<G>(spec, index))
 }
 
-/// Each game's own Python helpers (`rust_core.<game>`), from `games/<game>/py.rs`.
+#[cfg(feature = "python")]
+macro_rules! python_helpers {
+    (($m:expr) $($n:literal => $ty:ty $(, py = $py:path)?;)*) => {{
+        $($($py($m)?;)?)*
+        Ok(())
+    }};
+}
+
+/// Each game's own Python helpers (`rust_core.<game>`), as the list above names them.
 #[cfg(feature = "python")]
 pub fn python_helpers(m: &pyo3::Bound<'_, pyo3::types::PyModule>) -> pyo3::PyResult<()> {
-    crate::games::alhambra::py::register(m)?;
-    Ok(())
+    registered_games!(python_helpers, (m))
 }
 
 #[cfg(test)]

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +23,7 @@ import pyarrow as pa
 from . import _native
 
 __all__ = [
+    "BatchSpec",
     "EngineError",
     "agent_version",
     "agents",
@@ -132,6 +134,43 @@ def validate(
     _native.validate(game, _variant_json(variant), _agent_list(agents), _files(game, variant, files))
 
 
+@dataclass(frozen=True)
+class BatchSpec:
+    """One batch description, passed whole from the pipeline to the engine: what a study cell
+    plays (``game``, ``variant``, the line-up ``agents``) with the study's ``seed`` and seating
+    (``pair_seats``: every ``len(agents)`` consecutive games share one deal, ``deal_index = i // n``,
+    with the agents rotated across the dealt positions). ``files`` maps each file option's path to
+    the file's text (by default the files are read when the spec plays). Game ``i`` depends only on
+    the spec and ``i``; :meth:`simulate` and :meth:`replay` choose the games."""
+
+    game: str
+    variant: Mapping[str, Any] | None
+    agents: Sequence[str]
+    seed: int
+    pair_seats: bool = False
+    files: Files | None = None
+
+    def _native_spec(self) -> tuple[str, list[str], int, bool, dict[str, str]]:
+        if self.seed < 0:
+            raise ValueError("seed must be non-negative")
+        text = _files(self.game, self.variant, self.files)
+        return _variant_json(self.variant), _agent_list(self.agents), self.seed, self.pair_seats, text
+
+    def simulate(self, start: int, count: int) -> pa.RecordBatch:
+        """Games ``start .. start + count``: one row per player per game (columns: see ``README.md``
+        and each field's ``description`` in the Arrow schema metadata)."""
+        if start < 0 or count < 0:
+            raise ValueError("start and count must be non-negative")
+        return _native.simulate(self.game, self._native_spec(), start, count)
+
+    def replay(self, game_index: int) -> dict[str, Any]:
+        """The full event log of game ``game_index`` (JSON-able): set-up, every action, rule events,
+        result; its ``result`` rows equal what :meth:`simulate` gives for the same game."""
+        if game_index < 0:
+            raise ValueError("game_index must be non-negative")
+        return json.loads(_native.replay(self.game, self._native_spec(), game_index))
+
+
 def simulate(
     game: str,
     variant: Mapping[str, Any] | None,
@@ -143,19 +182,8 @@ def simulate(
     pair_seats: bool = False,
     files: Files | None = None,
 ) -> pa.RecordBatch:
-    """Plays games ``start .. start + count`` of a study and returns one row per player per game.
-
-    Game ``i`` depends only on ``(seed, i, game, variant, agents)``. With ``pair_seats`` every
-    ``len(agents)`` consecutive games share one deal (``deal_index = i // n``) with the agents
-    rotated across the dealt positions. Columns: see ``README.md`` (and each field's
-    ``description`` in the Arrow schema metadata). ``files``: see :func:`validate`.
-    """
-    if seed < 0 or start < 0 or count < 0:
-        raise ValueError("seed, start and count must be non-negative")
-    text = _files(game, variant, files)
-    return _native.simulate(
-        game, _variant_json(variant), _agent_list(agents), seed, start, count, pair_seats, text
-    )
+    """Plays games ``start .. start + count`` of a study: ``BatchSpec(...).simulate(start, count)``."""
+    return BatchSpec(game, variant, agents, seed, pair_seats, files).simulate(start, count)
 
 
 def replay(
@@ -168,20 +196,8 @@ def replay(
     pair_seats: bool = False,
     files: Files | None = None,
 ) -> dict[str, Any]:
-    """The full event log of one game (JSON-able): set-up, every action, rule events, result.
-
-    The ``result`` rows equal what :func:`simulate` gives for the same game.
-    """
-    text = _native.replay(
-        game,
-        _variant_json(variant),
-        _agent_list(agents),
-        seed,
-        game_index,
-        pair_seats,
-        _files(game, variant, files),
-    )
-    return json.loads(text)
+    """The event log of one game: ``BatchSpec(...).replay(game_index)``."""
+    return BatchSpec(game, variant, agents, seed, pair_seats, files).replay(game_index)
 
 
 # The games' own helpers need the functions above.

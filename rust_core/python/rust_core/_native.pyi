@@ -28,25 +28,12 @@ def agent_version(spec: str) -> int: ...
 def validate(
     game: str, variant_json: str, agents: list[str], files: dict[str, str] | None = None
 ) -> None: ...
-def simulate(
-    game: str,
-    variant_json: str,
-    agents: list[str],
-    seed: int,
-    start: int,
-    count: int,
-    pair_seats: bool = False,
-    files: dict[str, str] | None = None,
-) -> pa.RecordBatch: ...
-def replay(
-    game: str,
-    variant_json: str,
-    agents: list[str],
-    seed: int,
-    game_index: int,
-    pair_seats: bool = False,
-    files: dict[str, str] | None = None,
-) -> str: ...
+
+#: A batch description: (variant_json, agents, seed, pair_seats, files).
+SpecArgs = tuple[str, list[str], int, bool, dict[str, str] | None]
+
+def simulate(game: str, spec: SpecArgs, start: int, count: int) -> pa.RecordBatch: ...
+def replay(game: str, spec: SpecArgs, game_index: int) -> str: ...
 def alhambra_tiles() -> list[tuple[int, str, int, str]]: ...
 def alhambra_placement_error(
     city: list[tuple[int, int, int]], tile_id: int, x: int, y: int, hole_rule: str = "area"

@@ -100,7 +100,12 @@ fn mcts_move_ignores_hidden_information() {
 #[test]
 fn greedy_beats_random() {
     let agents = ["greedy".to_string(), "random".to_string()];
-    let cols = crate::batch::simulate::<Alhambra>(&json!({}), &Default::default(), &agents, 1, 0, 40, true).unwrap();
+    let cols = crate::batch::simulate::<Alhambra>(
+        &crate::batch::BatchSpec::new(&json!({}), &Default::default(), &agents, 1, true),
+        0,
+        40,
+    )
+    .unwrap();
     let greedy: f64 = cols.win.iter().zip(&cols.player).filter(|(_, p)| **p == 0).map(|(w, _)| w).sum();
     assert!(greedy >= 36.0, "greedy won {greedy} of 40");
 }
@@ -111,8 +116,12 @@ fn greedy_games_end_well_before_the_turn_limit() {
     // engine's turn limit; the evaluation now makes such wars too dear.
     let agents = ["greedy".to_string(), "greedy".to_string()];
     for variant in [json!({"dirk": false}), json!({})] {
-        let cols =
-            crate::batch::simulate::<Alhambra>(&variant, &Default::default(), &agents, 7, 0, 1_500, false).unwrap();
+        let cols = crate::batch::simulate::<Alhambra>(
+            &crate::batch::BatchSpec::new(&variant, &Default::default(), &agents, 7, false),
+            0,
+            1_500,
+        )
+        .unwrap();
         let longest = cols.turns.iter().max().copied().unwrap_or(0);
         assert!(longest < 400, "{variant}: a game lasted {longest} turns");
     }
@@ -127,13 +136,9 @@ fn rollouts_stop_at_depth_only_with_a_win_estimate() {
     let hiroba = |spec: &str| {
         let agents = [spec.to_string(), "greedy".to_string()];
         let mut cols = crate::batch::simulate::<crate::games::hiroba::Hiroba>(
-            &json!({}),
-            &Default::default(),
-            &agents,
-            3,
+            &crate::batch::BatchSpec::new(&json!({}), &Default::default(), &agents, 3, false),
             0,
             2,
-            false,
         )
         .unwrap();
         cols.agent_names.clear(); // the specs differ; the games must not
@@ -406,7 +411,12 @@ fn mcts_games_do_not_depend_on_the_batch() {
     type H = crate::games::hiroba::Hiroba;
     let agents = ["mcts:iters=40".to_string(), "mcts:iters=60".to_string()];
     let run = |start: u64, count: u64| {
-        crate::batch::simulate::<H>(&json!({}), &Default::default(), &agents, 9, start, count, true).unwrap()
+        crate::batch::simulate::<H>(
+            &crate::batch::BatchSpec::new(&json!({}), &Default::default(), &agents, 9, true),
+            start,
+            count,
+        )
+        .unwrap()
     };
     let batch = run(0, 4);
     for i in 0..4usize {
@@ -424,7 +434,14 @@ fn mcts1_is_the_version_1_search() {
         assert!(matches!(AgentSpec::parse(bad), Err(Error::BadAgentParam { .. })), "{bad}");
     }
     let agents = ["mcts1:iters=60".to_string(), "random".to_string()];
-    let run = || crate::batch::simulate::<Alhambra>(&json!({}), &Default::default(), &agents, 2, 0, 8, true).unwrap();
+    let run = || {
+        crate::batch::simulate::<Alhambra>(
+            &crate::batch::BatchSpec::new(&json!({}), &Default::default(), &agents, 2, true),
+            0,
+            8,
+        )
+        .unwrap()
+    };
     let cols = run();
     let wins: f64 = cols.win.iter().zip(&cols.player).filter(|(_, p)| **p == 0).map(|(w, _)| w).sum();
     assert!(wins >= 7.0, "mcts1 won {wins} of 8 against random");
@@ -439,6 +456,11 @@ fn a_kept_tree_plays_only_moves_legal_in_the_true_position() {
     type T = crate::games::titania::Titania;
     let base = "mcts:iters=200,c=0.2,bias=10,widen=0.5,widen_c=2,rollout=greedy";
     let agents = [base.replace("c=0.2", "c=0.1"), base.to_string()];
-    let cols = crate::batch::simulate::<T>(&json!({}), &Default::default(), &agents, 31, 6, 1, true).unwrap();
+    let cols = crate::batch::simulate::<T>(
+        &crate::batch::BatchSpec::new(&json!({}), &Default::default(), &agents, 31, true),
+        6,
+        1,
+    )
+    .unwrap();
     assert_eq!(cols.win.iter().sum::<f64>(), 1.0);
 }

@@ -33,6 +33,25 @@ pub struct Columns {
     pub rules_version: u32,
 }
 
+/// One batch description, passed whole through the layers (Python, bindings, registry, runner):
+/// what a study cell plays (its variant, the text of the files its file options name, its
+/// line-up) with the study's seed and seating. A call chooses the games by index range.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct BatchSpec {
+    pub variant: Value,
+    pub files: Files,
+    pub agents: Vec<String>,
+    pub seed: u64,
+    /// Rotate the agents across the dealt positions of every deal (see the module docs).
+    pub pair_seats: bool,
+}
+
+impl BatchSpec {
+    pub fn new(variant: &Value, files: &Files, agents: &[String], seed: u64, pair_seats: bool) -> Self {
+        BatchSpec { variant: variant.clone(), files: files.clone(), agents: agents.to_vec(), seed, pair_seats }
+    }
+}
+
 /// Validated inputs of a run.
 pub struct Setup<G: Engine> {
     pub variant: G::Variant,
@@ -131,16 +150,10 @@ impl<G: Engine> Setup<G> {
 }
 
 /// Plays games `start .. start + count` and returns their rows.
-pub fn simulate<G: Engine>(
-    variant: &Value,
-    files: &Files,
-    agents: &[String],
-    seed: u64,
-    start: u64,
-    count: u64,
-    pair_seats: bool,
-) -> Result<Columns> {
-    let setup = Setup::<G>::new(variant, agents, files)?;
+pub fn simulate<G: Engine>(spec: &BatchSpec, start: u64, count: u64) -> Result<Columns> {
+    let BatchSpec { agents, seed, pair_seats, .. } = spec;
+    let (seed, pair_seats) = (*seed, *pair_seats);
+    let setup = Setup::<G>::new(&spec.variant, agents, &spec.files)?;
     let n = agents.len();
     let rows = count as usize * n;
     let specs = G::metric_specs();
@@ -184,15 +197,10 @@ pub fn simulate<G: Engine>(
 
 /// The event log of one game: set-up, every action with its player, rule events, and
 /// the result rows (identical to what [`simulate`] gives for this game).
-pub fn replay<G: Engine>(
-    variant: &Value,
-    files: &Files,
-    agents: &[String],
-    seed: u64,
-    index: u64,
-    pair_seats: bool,
-) -> Result<Value> {
-    let setup = Setup::<G>::new(variant, agents, files)?;
+pub fn replay<G: Engine>(spec: &BatchSpec, index: u64) -> Result<Value> {
+    let BatchSpec { agents, seed, pair_seats, .. } = spec;
+    let (seed, pair_seats) = (*seed, *pair_seats);
+    let setup = Setup::<G>::new(&spec.variant, agents, &spec.files)?;
     let (_, who) = setup.seating(index, pair_seats);
     let mut events: Vec<Value> = Vec::new();
     let mut legal = Vec::new();

@@ -1,7 +1,7 @@
 //! PyO3 bindings (module `rust_core._native`). The only Python-aware code of the crate:
 //! it converts arguments, releases the GIL around the engines and hands back Arrow.
 
-use crate::batch::Columns;
+use crate::batch::{BatchSpec, Columns};
 use crate::error::Error;
 use crate::options::Files;
 use crate::registry;
@@ -153,52 +153,43 @@ fn to_batch(game: &str, c: Columns) -> Result<RecordBatch, arrow_schema::ArrowEr
     RecordBatch::try_new(Arc::new(Schema::new(fields)), cols)
 }
 
-/// Plays `count` games from `start`; returns a `pyarrow.RecordBatch`.
-#[pyfunction]
-#[pyo3(signature = (game, variant_json, agents, seed, start, count, pair_seats=false, files=None))]
-#[allow(clippy::too_many_arguments)]
-fn simulate<'py>(
-    py: Python<'py>,
-    game: &str,
+/// A batch description from Python: `variant_json` is the cell's variant, `files` the text of
+/// each file its file options name.
+fn batch_spec(
     variant_json: &str,
     agents: Vec<String>,
     seed: u64,
-    start: u64,
-    count: u64,
     pair_seats: bool,
     files: Option<HashMap<String, String>>,
-) -> PyResult<Bound<'py, PyAny>> {
-    let variant = parse_json(variant_json)?;
-    let files = files_map(files);
+) -> PyResult<BatchSpec> {
+    Ok(BatchSpec { variant: parse_json(variant_json)?, files: files_map(files), agents, seed, pair_seats })
+}
+
+/// Plays `count` games from `start` of the batch described by `spec` (a tuple `(variant_json,
+/// agents, seed, pair_seats, files)`); returns a `pyarrow.RecordBatch`.
+#[pyfunction]
+fn simulate<'py>(py: Python<'py>, game: &str, spec: SpecArgs, start: u64, count: u64) -> PyResult<Bound<'py, PyAny>> {
+    let (variant_json, agents, seed, pair_seats, files) = spec;
+    let spec = batch_spec(&variant_json, agents, seed, pair_seats, files)?;
     let batch = py
         .detach(|| {
-            let cols = registry::simulate(game, &variant, &files, &agents, seed, start, count, pair_seats)?;
+            let cols = registry::simulate(game, &spec, start, count)?;
             to_batch(game, cols).map_err(|e| Error::Invalid(e.to_string()))
         })
         .map_err(py_err)?;
     batch.to_pyarrow(py)
 }
 
-/// The JSON event log of one game.
+/// The JSON event log of game `game_index` of the batch described by `spec` (as for `simulate`).
 #[pyfunction]
-#[pyo3(signature = (game, variant_json, agents, seed, game_index, pair_seats=false, files=None))]
-#[allow(clippy::too_many_arguments)]
-fn replay(
-    py: Python<'_>,
-    game: &str,
-    variant_json: &str,
-    agents: Vec<String>,
-    seed: u64,
-    game_index: u64,
-    pair_seats: bool,
-    files: Option<HashMap<String, String>>,
-) -> PyResult<String> {
-    let variant = parse_json(variant_json)?;
-    let files = files_map(files);
-    py.detach(|| registry::replay(game, &variant, &files, &agents, seed, game_index, pair_seats))
-        .map(|v| v.to_string())
-        .map_err(py_err)
+fn replay(py: Python<'_>, game: &str, spec: SpecArgs, game_index: u64) -> PyResult<String> {
+    let (variant_json, agents, seed, pair_seats, files) = spec;
+    let spec = batch_spec(&variant_json, agents, seed, pair_seats, files)?;
+    py.detach(|| registry::replay(game, &spec, game_index)).map(|v| v.to_string()).map_err(py_err)
 }
+
+/// A batch description as Python passes it: `(variant_json, agents, seed, pair_seats, files)`.
+type SpecArgs = (String, Vec<String>, u64, bool, Option<HashMap<String, String>>);
 
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {

@@ -76,8 +76,18 @@ fn seat_frequencies_match_p() {
 #[test]
 fn batch_runs_are_reproducible_and_pair_seats_share_the_deal() {
     let agents = vec!["random".to_string(), "random".to_string()];
-    let a = batch::simulate::<Coin>(&json!({"p": [0.6, 0.4]}), &Default::default(), &agents, 5, 0, 40, true).unwrap();
-    let b = batch::simulate::<Coin>(&json!({"p": [0.6, 0.4]}), &Default::default(), &agents, 5, 0, 40, true).unwrap();
+    let a = batch::simulate::<Coin>(
+        &crate::batch::BatchSpec::new(&json!({"p": [0.6, 0.4]}), &Default::default(), &agents, 5, true),
+        0,
+        40,
+    )
+    .unwrap();
+    let b = batch::simulate::<Coin>(
+        &crate::batch::BatchSpec::new(&json!({"p": [0.6, 0.4]}), &Default::default(), &agents, 5, true),
+        0,
+        40,
+    )
+    .unwrap();
     assert_eq!(a, b);
     // Rows come two per game; games 2k and 2k+1 share deal k, so the same seat wins.
     for k in 0..20 {

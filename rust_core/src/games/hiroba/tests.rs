@@ -595,9 +595,15 @@ fn tie_break_is_gardens_won_outright() {
 fn replay_is_readable_and_matches_simulate() {
     let agents: Vec<String> = vec!["mcts:iters=20".into(), "greedy".into(), "random".into()];
     let variant = json!({"line_rule": "last"});
-    let cols = batch::simulate::<Hiroba>(&variant, &Default::default(), &agents, 9, 0, 6, true).unwrap();
+    let cols =
+        batch::simulate::<Hiroba>(&crate::batch::BatchSpec::new(&variant, &Default::default(), &agents, 9, true), 0, 6)
+            .unwrap();
     for index in 0..6u64 {
-        let r = batch::replay::<Hiroba>(&variant, &Default::default(), &agents, 9, index, true).unwrap();
+        let r = batch::replay::<Hiroba>(
+            &crate::batch::BatchSpec::new(&variant, &Default::default(), &agents, 9, true),
+            index,
+        )
+        .unwrap();
         let events = r["events"].as_array().unwrap();
         let kinds: Vec<&str> = events.iter().map(|e| e["event"].as_str().unwrap()).collect();
         assert_eq!(kinds[0], "setup");
@@ -641,8 +647,18 @@ fn every_agent_plays_through_the_batch_runner() {
     for (n, spec) in [(2, "random"), (3, "greedy"), (4, "mcts:iters=30"), (2, "mcts:iters=50")] {
         let agents: Vec<String> = (0..n).map(|_| spec.to_string()).collect();
         let games = if spec.starts_with("mcts") { 2 } else { 20 };
-        let a = batch::simulate::<Hiroba>(&json!({}), &Default::default(), &agents, 3, 0, games, true).unwrap();
-        let b = batch::simulate::<Hiroba>(&json!({}), &Default::default(), &agents, 3, 0, games, true).unwrap();
+        let a = batch::simulate::<Hiroba>(
+            &crate::batch::BatchSpec::new(&json!({}), &Default::default(), &agents, 3, true),
+            0,
+            games,
+        )
+        .unwrap();
+        let b = batch::simulate::<Hiroba>(
+            &crate::batch::BatchSpec::new(&json!({}), &Default::default(), &agents, 3, true),
+            0,
+            games,
+        )
+        .unwrap();
         assert_eq!(a, b, "{spec}: reproducible");
         assert_eq!(a.score.len(), games as usize * n);
         assert_eq!(a.metrics.len(), Hiroba::metric_specs().len());
@@ -653,7 +669,12 @@ fn every_agent_plays_through_the_batch_runner() {
 #[test]
 fn greedy_beats_random() {
     let agents = ["greedy".to_string(), "random".to_string()];
-    let cols = batch::simulate::<Hiroba>(&json!({}), &Default::default(), &agents, 1, 0, 200, true).unwrap();
+    let cols = batch::simulate::<Hiroba>(
+        &crate::batch::BatchSpec::new(&json!({}), &Default::default(), &agents, 1, true),
+        0,
+        200,
+    )
+    .unwrap();
     let greedy: f64 = cols.win.iter().zip(&cols.player).filter(|(_, p)| **p == 0).map(|(w, _)| w).sum();
     assert!(greedy >= 180.0, "greedy won {greedy} of 200");
 }

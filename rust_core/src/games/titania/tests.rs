@@ -836,13 +836,28 @@ fn every_agent_plays_through_the_batch_runner() {
     for (n, spec) in [(2, "random"), (3, "greedy"), (4, "mcts:iters=20"), (2, "mcts:iters=40")] {
         let agents: Vec<String> = (0..n).map(|_| spec.to_string()).collect();
         let games = if spec.starts_with("mcts") { 2 } else { 20 };
-        let a = crate::batch::simulate::<Titania>(&serde_json::json!({}), &files, &agents, 3, 0, games, true).unwrap();
-        let b = crate::batch::simulate::<Titania>(&serde_json::json!({}), &files, &agents, 3, 0, games, true).unwrap();
+        let a = crate::batch::simulate::<Titania>(
+            &crate::batch::BatchSpec::new(&serde_json::json!({}), &files, &agents, 3, true),
+            0,
+            games,
+        )
+        .unwrap();
+        let b = crate::batch::simulate::<Titania>(
+            &crate::batch::BatchSpec::new(&serde_json::json!({}), &files, &agents, 3, true),
+            0,
+            games,
+        )
+        .unwrap();
         assert_eq!(a, b, "{spec}: reproducible");
         assert_eq!(a.score.len(), games as usize * n);
     }
     let agents = ["greedy".to_string(), "random".to_string()];
-    let cols = crate::batch::simulate::<Titania>(&serde_json::json!({}), &files, &agents, 1, 0, 200, true).unwrap();
+    let cols = crate::batch::simulate::<Titania>(
+        &crate::batch::BatchSpec::new(&serde_json::json!({}), &files, &agents, 1, true),
+        0,
+        200,
+    )
+    .unwrap();
     let greedy: f64 = cols.win.iter().zip(&cols.player).filter(|(_, p)| **p == 0).map(|(w, _)| w).sum();
     assert!(greedy >= 190.0, "greedy won {greedy} of 200");
 }
