@@ -32,7 +32,7 @@ SEAT_METRICS: tuple[tuple[str, str, str], ...] = (
     ("stones_placed", "stones placed", "mean"),
 )
 
-BUILTIN_TILES = "rust_core/data/hiroba_tiles.txt"
+BUILTIN_TILES = "rust_core/src/games/hiroba/hiroba_tiles.txt"
 TILES = DataFile("tiles", "tile set", BUILTIN_TILES, "the engine's own set")
 #: The tile sets of a run (see :meth:`DataFile.used`).
 tile_sets = TILES.used

@@ -37,7 +37,7 @@ SEAT_METRICS: tuple[tuple[str, str], ...] = (
 #: ``end_reason`` codes of the engine.
 END_REASONS: dict[int, str] = {1: "7th palace", 2: "governor track", 3: "round limit"}
 
-BUILTIN_MAP = "rust_core/data/maharaja_map.txt"
+BUILTIN_MAP = "rust_core/src/games/maharaja/maharaja_map.txt"
 MAP = DataFile("map", "map", BUILTIN_MAP, "the engine's own map")
 #: The maps of a run (see :meth:`DataFile.used`).
 maps = MAP.used

@@ -48,7 +48,7 @@ EPOCH_METRICS: tuple[tuple[str, str], ...] = (
     ("epoch_2_turns", "turns of epoch 2"),
 )
 
-BUILTIN_BOARD = "rust_core/data/titania_board.txt"
+BUILTIN_BOARD = "rust_core/src/games/titania/titania_board.txt"
 BOARD = DataFile("board", "board", BUILTIN_BOARD, "the engine's own design")
 #: The boards of a run (see :meth:`DataFile.used`).
 boards = BOARD.used

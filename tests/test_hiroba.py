@@ -208,7 +208,7 @@ def test_report_has_the_hiroba_section_and_the_builtin_tile_set(tmp_path):
     md = (index.parent / "report.md").read_text()
     page = index.read_text()
     assert "## Hiroba: gardens, kois and pebbles by seat" in md and "Hiroba: gardens, kois" in page
-    assert "| tile set | built-in (the engine's own set, rust_core/data/hiroba_tiles.txt" in md
+    assert "| tile set | built-in (the engine's own set, rust_core/src/games/hiroba/hiroba_tiles.txt" in md
     header = next(x for x in md.splitlines() if x.startswith("| cell | seat | gardens won outright"))
     for label in ("gardens tied", "kois won", "kois placed", "pebbles placed", "pass rate", "stones placed"):
         assert label in header

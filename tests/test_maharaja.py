@@ -163,7 +163,7 @@ def test_report_has_the_maharaja_section_the_map_and_the_start_player(tmp_path):
     index = write_report(run, tmp_path / "reports")
     md = (index.parent / "report.md").read_text()
     assert "## Maharaja: palaces, gold and houses by seat" in md
-    assert "| map | built-in (the engine's own map, rust_core/data/maharaja_map.txt" in md
+    assert "| map | built-in (the engine's own map, rust_core/src/games/maharaja/maharaja_map.txt" in md
     assert "whoever holds the lowest character when the first round begins" in md
     header = next(x for x in md.splitlines() if x.startswith("| cell | seat | palaces built"))
     for label in ("gold at the end", "houses built", "forfeited actions", "gold from scorings", "tolls paid"):

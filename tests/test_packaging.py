@@ -38,15 +38,25 @@ def test_python_source_holds_the_typed_face_of_rust_core():
     assert maturin["module-name"] == "rust_core._native"
     for name in ("__init__.py", "_native.pyi", "py.typed", "hiroba.py", "alhambra.py"):
         assert (package / name).is_file(), name
-    # an editable install puts only python-source on sys.path: links make the top-level packages and
-    # the game data visible there too (the wheel ships the real folders through `include`)
-    for link, target in (
-        ("pipeline", "pipeline"),
-        ("analysis", "analysis"),
-        ("rust_core/data", "rust_core/data"),
-    ):
+    # an editable install puts only python-source on sys.path: links make the top-level packages
+    # visible there too (the wheel ships the real folders through `include`)
+    for link, target in (("pipeline", "pipeline"), ("analysis", "analysis")):
         path = package.parent / link
         assert path.is_symlink() and path.resolve() == (ROOT / target).resolve(), link
+
+
+def test_each_game_data_file_lives_in_its_game_folder_and_is_linked_into_the_package():
+    # the engine compiles each data file in from its game's folder (include_str!); the package's
+    # data/ holds a link to each (the wheel ships the file's content), for default_*_path()
+    package_data = ROOT / PYPROJECT["tool"]["maturin"]["python-source"] / "rust_core" / "data"
+    game_data = sorted((ROOT / "rust_core" / "src" / "games").glob("*/*.txt"))
+    assert len(game_data) >= 3
+    for path in game_data:
+        link = package_data / path.name
+        assert link.is_symlink() and link.resolve() == path.resolve(), path.name
+        assert f'include_str!("{path.name}")' in "".join(p.read_text() for p in path.parent.glob("*.rs"))
+    assert sorted(p.resolve() for p in package_data.iterdir()) == [p.resolve() for p in game_data]
+    assert not (ROOT / "rust_core" / "data").exists()
 
 
 def _wheel_patterns() -> list[str]:
@@ -65,8 +75,8 @@ def _tracked(folder: str) -> list[Path]:
     return [ROOT / line for line in res.stdout.splitlines()]
 
 
-@pytest.mark.parametrize("folder", ["pipeline", "analysis", "rust_core/data"])
-def test_the_wheel_includes_every_file_of_the_packages_and_the_game_data(folder):
+@pytest.mark.parametrize("folder", ["pipeline", "analysis"])
+def test_the_wheel_includes_every_file_of_the_packages(folder):
     shipped = {p for pattern in _wheel_patterns() for p in ROOT.glob(pattern)}
     files = _tracked(folder)
     assert files

@@ -178,7 +178,7 @@ def test_report_has_the_titania_section_and_the_builtin_board(tmp_path):
     index = write_report(run, tmp_path / "reports")
     md = (index.parent / "report.md").read_text()
     assert "## Titania: points, towers and ships by seat" in md
-    assert "| board | built-in (the engine's own design, rust_core/data/titania_board.txt" in md
+    assert "| board | built-in (the engine's own design, rust_core/src/games/titania/titania_board.txt" in md
     header = next(x for x in md.splitlines() if x.startswith("| cell | seat | tower points"))
     for label in ("decoration points", "score tiles", "floors built", "ships placed", "shells left"):
         assert label in header

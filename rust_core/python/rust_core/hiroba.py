@@ -1,6 +1,6 @@
 """Hiroba helpers: the packaged tile file and checking a tile file of your own.
 
-The engine's 12 terrain tiles are a data file, ``rust_core/data/hiroba_tiles.txt`` (the
+The engine's 12 terrain tiles are a data file, ``rust_core/src/games/hiroba/hiroba_tiles.txt`` (the
 engine's own set: the publisher's layouts are not public; its header documents the format).
 Play with another set through the variant option ``tiles`` (a path), e.g.
 ``balancelab replay hiroba --seed 1 --game-index 0 --variant tiles=my_tiles.txt`` or

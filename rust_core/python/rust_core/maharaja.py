@@ -1,6 +1,6 @@
 """Maharaja helpers: the packaged map file and checking a map file of your own.
 
-The engine's map is a data file, ``rust_core/data/maharaja_map.txt`` (the engine's own map: the
+The engine's map is a data file, ``rust_core/src/games/maharaja/maharaja_map.txt`` (the engine's own map: the
 printed board is not public; its header documents the format). Play on another map through the
 variant option ``map`` (a path), e.g.
 ``balancelab replay maharaja --seed 1 --game-index 0 --variant map=my_map.txt`` or

@@ -1,7 +1,7 @@
 """Titania helpers: the packaged board file and checking a board file of your own.
 
 The engine's board (90 hex spaces, the fog tiles and the score tiles) is a data file,
-``rust_core/data/titania_board.txt`` (the engine's own design: the printed board is not public;
+``rust_core/src/games/titania/titania_board.txt`` (the engine's own design: the printed board is not public;
 its header documents the format). Play on another board through the variant option ``board``
 (a path), e.g. ``balancelab replay titania --seed 1 --game-index 0 --variant board=my_board.txt``
 or ``variant = { board = "my_board.txt" }`` in a study (relative to the study file).

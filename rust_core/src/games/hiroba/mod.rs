@@ -1,7 +1,7 @@
 //! Hiroba (2–4 players): a competitive sudoku of gardens and kois.
 //!
 //! * [`tiles`]: the tile file format, its parser and checks; the built-in set
-//!   `rust_core/data/hiroba_tiles.txt` is the engine's own (the publisher's is not public).
+//!   `rust_core/src/games/hiroba/hiroba_tiles.txt` is the engine's own (the publisher's is not public).
 //! * [`board`]: geometry (81 cells as `u128` bit boards) and the set-up.
 //! * [`state`]: turns, legality, passing and the end of the game (see its doc comment for
 //!   the engine's reading of passing), logs.

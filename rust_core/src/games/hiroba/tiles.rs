@@ -1,7 +1,7 @@
 //! The tile set: 12 terrain tiles of 3×3 cells, read from a text file.
 //!
 //! The format is documented in the header of the built-in set,
-//! `rust_core/data/hiroba_tiles.txt` (the engine's own tiles, not the publisher's):
+//! `rust_core/src/games/hiroba/hiroba_tiles.txt` (the engine's own tiles, not the publisher's):
 //! `#` comments, then 12 blocks `tile N` + 3 rows of 3 codes `P`, `A`, `B`, `A*`, `B*`.
 //! Loading checks every rule of `RULES.md` for one tile (one pond, two orthogonally
 //! connected gardens of 2–6 cells, at most one start cell, not next to the pond) and
@@ -11,7 +11,7 @@
 pub const N_TILES: usize = 12;
 
 /// The built-in tile set (the engine's own, see the file header).
-pub const BUILTIN: &str = include_str!("../../../data/hiroba_tiles.txt");
+pub const BUILTIN: &str = include_str!("hiroba_tiles.txt");
 
 /// One cell of a tile as printed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

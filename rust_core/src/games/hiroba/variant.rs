@@ -64,7 +64,7 @@ pub fn schema() -> Vec<OptionSpec> {
             name: "tiles",
             default: Value::Null,
             allowed: "null (the engine's built-in set) | path of a tile file",
-            description: "The 12 terrain tiles: null for the built-in set (rust_core/data/hiroba_tiles.txt, the engine's own, not the publisher's), or a file in that format; it is checked when the variant is parsed.",
+            description: "The 12 terrain tiles: null for the built-in set (rust_core/src/games/hiroba/hiroba_tiles.txt, the engine's own, not the publisher's), or a file in that format; it is checked when the variant is parsed.",
             path: true,
         },
         OptionSpec {

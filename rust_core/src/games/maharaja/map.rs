@@ -1,7 +1,7 @@
 //! The map: cities, roads and the villages on them, read from a text file.
 //!
 //! The format is documented in the header of the built-in map,
-//! `rust_core/data/maharaja_map.txt` (the engine's own map, not the publisher's):
+//! `rust_core/src/games/maharaja/maharaja_map.txt` (the engine's own map, not the publisher's):
 //! `start NAME X Y`, 7 × `city NAME X Y HOME`, then `road A B V` lines. Loading checks
 //! every rule and reports the first broken one naming the city or road, e.g.
 //! `road Agra-Agra: a road must join two different cities` or `city Bhopal: on 2 roads,
@@ -12,7 +12,7 @@
 //! node index.
 
 /// The built-in map (the engine's own, see the file header).
-pub const BUILTIN: &str = include_str!("../../../data/maharaja_map.txt");
+pub const BUILTIN: &str = include_str!("maharaja_map.txt");
 
 /// The starting city plus the 7 scoring cities.
 pub const N_CITIES: usize = 8;

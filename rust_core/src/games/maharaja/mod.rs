@@ -3,7 +3,7 @@
 //! `RULES.md` beside this file.
 //!
 //! * [`map`]: the map file format, its parser and checks; the built-in map
-//!   `rust_core/data/maharaja_map.txt` is the engine's own (the printed map is not public).
+//!   `rust_core/src/games/maharaja/maharaja_map.txt` is the engine's own (the printed map is not public).
 //! * [`state`]: the state, the set-up, rounds, scoring and the end; [`rules`]: legal
 //!   actions, turn steps, travel with tolls, and `impl Game` (with `determinize`: other
 //!   players' pending or unshown wheels are hidden); [`eval`]: the greedy evaluation and

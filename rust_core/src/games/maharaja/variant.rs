@@ -66,7 +66,7 @@ pub fn schema() -> Vec<OptionSpec> {
             name: "map",
             default: Value::Null,
             allowed: "null (the engine's built-in map) | path of a map file",
-            description: "The map of cities, roads and villages: null for the built-in map (rust_core/data/maharaja_map.txt, the engine's own, not the publisher's), or a file in that format; it is checked when the variant is parsed.",
+            description: "The map of cities, roads and villages: null for the built-in map (rust_core/src/games/maharaja/maharaja_map.txt, the engine's own, not the publisher's), or a file in that format; it is checked when the variant is parsed.",
             path: true,
         },
     ]

@@ -1,13 +1,13 @@
 //! The board: hex spaces, fog tiles and score tiles, read from a text file.
 //!
 //! The format is documented in the header of the built-in board,
-//! `rust_core/data/titania_board.txt` (the engine's own design, not the publisher's):
+//! `rust_core/src/games/titania/titania_board.txt` (the engine's own design, not the publisher's):
 //! `space Q R KIND ARGS`, `fog_tiles COUNT ICON`, `score_tiles COUNT VALUE`. Loading checks
 //! every rule of the reference and reports the first broken one naming the space (by its
 //! coordinate) or the tile, e.g. `space (4, -1) site: no crane next to it`.
 
 /// The built-in board (the engine's own, see the file header).
-pub const BUILTIN: &str = include_str!("../../../data/titania_board.txt");
+pub const BUILTIN: &str = include_str!("titania_board.txt");
 
 /// Most spaces a board may have (space sets are `u128` bit sets).
 pub const MAX_SPACES: usize = 128;

@@ -3,7 +3,7 @@
 //! this folder.
 //!
 //! * [`board`]: the board file format, its parser and checks; the built-in board
-//!   `rust_core/data/titania_board.txt` is the engine's own design (the printed board is
+//!   `rust_core/src/games/titania/titania_board.txt` is the engine's own design (the printed board is
 //!   not public).
 //! * [`state`]: set-up, turns, rewards, towers, epochs, scoring, logs.
 //! * [`hidden`]: what each player knows; determinized states.

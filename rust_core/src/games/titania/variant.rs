@@ -19,7 +19,7 @@ pub fn schema() -> Vec<OptionSpec> {
         default: Value::Null,
         allowed: "null (the engine's built-in board) | path of a board file",
         description: "The board (spaces, fog tiles, score tiles): null for the built-in board \
-            (rust_core/data/titania_board.txt, the engine's own design, not the publisher's), or a file in that \
+            (rust_core/src/games/titania/titania_board.txt, the engine's own design, not the publisher's), or a file in that \
             format; it is checked when the variant is parsed.",
         path: true,
     }]
