@@ -86,8 +86,8 @@ def test_verdict_comes_first_and_methods_last(report):
 def test_numbers_read_as_words(report):
     md = (report.parent / "report.md").read_text()
     assert not re.search(r"\d\.\d+e-\d+", md), "no scientific notation"
-    assert "p (Holm)" in md and "unit of analysis is the deal" in md
-    for term in ("cell", "deal", "fair share", "points of win rate", "p (Holm)", "matters"):
+    assert "p (Bonferroni)" in md and "unit of analysis is the deal" in md
+    for term in ("cell", "deal", "fair share", "points of win rate", "p (Bonferroni)", "matters"):
         assert f"| {term} |" in md  # glossary
     s = analyse(report.parent.parent)
     assert {"finding", "first", "hand", "win_rate"} <= set(s.advantage.columns)
