@@ -82,23 +82,31 @@ def _sigma2(p: LadderPoint) -> float:
     return se * se * max(p.units, 1)
 
 
+def _room(estimate: float, t: float) -> float:
+    """How narrow a half-width settles an estimate: below |estimate| the interval excludes 0, below
+    t − |estimate| it lies inside ±t; whichever is easier (at least a tenth of t)."""
+    return max(abs(estimate), t - abs(estimate), t / 10)
+
+
 def uncertainty(m: LadderMetric, units: dict[str, float]) -> float:
-    """(half-width of the top two rungs' difference / t)² + (half-width of slope × top step / t)²
-    at ``units`` per rung (cell id → units), from each rung's per-unit variance: what a round
-    shrinks. The verdict is decided once either half-width is well inside the threshold."""
+    """(half-width of the top two rungs' difference / its room)² + (half-width of the slope × top
+    step / its room)² at ``units`` per rung (cell id → units), each rung's per-unit variance from
+    its interval, the room from the observed values (:func:`_room`): what a round shrinks; about 1
+    or less where the verdict settles if the estimates hold."""
     c = m.verdict
     assert c is not None
     z = 1.959964 if c.family <= 1 else float(sps.norm.ppf(1 - (1 - c.level) / 2))
     top, second = m.points[-1], m.points[-2]
     hw_diff = z * math.sqrt(_sigma2(top) / units[top.cell] + _sigma2(second) / units[second.cell])
-    idx = fitted(m.points)
-    w = np.array([units[m.points[i].cell] / _sigma2(m.points[i]) for i in idx])
-    x = np.array([m.points[i].elo for i in idx])
-    xbar = float((w * x).sum() / w.sum())
-    var_slope = 1 / float((w * (x - xbar) ** 2).sum()) if len(idx) > 1 else math.inf
-    step = c.step if math.isfinite(c.step) else 0.0
-    hw_slope = z * math.sqrt(var_slope) * abs(step)
-    return (hw_diff / m.threshold) ** 2 + (hw_slope / m.threshold) ** 2
+    out = (hw_diff / _room(c.diff, m.threshold)) ** 2
+    if c.slope is not None and math.isfinite(c.step):  # else the verdict rests on the top two rungs
+        idx = fitted(m.points)
+        w = np.array([units[m.points[i].cell] / _sigma2(m.points[i]) for i in idx])
+        x = np.array([m.points[i].elo for i in idx])
+        spread = float((w * (x - (w * x).sum() / w.sum()) ** 2).sum())
+        hw_slope = z * abs(c.step) / math.sqrt(spread) if spread > 0 else math.inf
+        out += (hw_slope / _room(c.slope.slope * c.step, m.threshold)) ** 2
+    return out
 
 
 def _allocate(

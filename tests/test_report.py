@@ -289,3 +289,27 @@ def test_practical_threshold_is_a_study_field():
     )
     with pytest.raises(StudyError, match="practical_threshold: must be a share"):
         parse_study({**data, "practical_threshold": 2}, "t.toml")
+
+
+def test_a_run_from_a_modified_working_tree_says_so_in_red_and_a_clean_one_does_not(report, tmp_path):
+    clean = (report.parent / "report.md").read_text()
+    assert "Modified working tree" not in clean and 'class="dirty"' not in report.read_text()
+    run = write_run(tmp_path / "run", name="dirty", game="alhambra", pair_seats=True, cells=CELLS[:1])
+    manifest = json.loads((run / "manifest.json").read_text())
+    manifest["git_commit"] = "0000000-dirty"
+    (run / "manifest.json").write_text(json.dumps(manifest))
+    index = write_report(run)
+    assert "> **Modified working tree:** This run was made from a modified working tree (git commit " in (
+        index.parent / "report.md"
+    ).read_text()
+    html = index.read_text()
+    assert '<p class="dirty">' in html and ".dirty { color: #b00020" in html
+
+
+def test_the_advantage_parts_caption_averages_only_the_cells_shown_and_says_so(report):
+    md = (report.parent / "report.md").read_text()
+    caption = next(line for line in md.splitlines() if line.startswith("*The parts add up"))
+    assert "the plain mean over the 3 self-play cells shown" in caption
+    assert "(each cell counts once, across 2 player counts)" in caption
+    seats = next(line for line in md.splitlines() if line.startswith("*With 2 players seat"))
+    assert "the plain mean over its 2 cells" in seats

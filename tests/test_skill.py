@@ -261,7 +261,12 @@ def test_a_study_without_a_ladder_attributes_numbers_to_agents_and_points_to_the
         {"id": "p2-greedy", "label": "2 players, greedy", "agents": ["greedy"] * 2, "games": 200},
     ]
     s = analysis.analyse(write_run(tmp_path / "run", name="h", game="hiroba", cells=cells, pair_seats=True))
-    findings = {f.title: f.sentence for f in verdict(s)}
+    ordered = verdict(s)
+    findings = {f.title: f.sentence for f in ordered}
+    # the expert-level finding leads, with the strongest line-up's number, before any line-up's own
+    assert ordered[0].title == "Expert level"
+    assert ordered[0].sentence.startswith("With the strongest agents of this study (greedy self-play)")
+    assert [f.title for f in ordered].index("greedy") < [f.title for f in ordered].index("random")
     assert findings["random"].startswith("With random self-play, the start player wins ")
     assert findings["greedy"].startswith("With greedy self-play, the start player wins ")
     assert "hiroba-skill" in findings["Expert level"] and "converged" in findings["Expert level"]
@@ -363,3 +368,28 @@ def test_elo_check_and_trend_in_a_ladder_run_with_a_non_neighbour_match(tmp_path
     m = s.ladder.metric("start_advantage", 2)
     assert m.verdict is not None and m.verdict.slope is None and m.verdict.family == 2
     assert m.verdict.level == pytest.approx(0.975)
+
+
+def test_ladder_precision_sends_games_to_the_unsettled_top_rungs_and_stops_when_settled(tmp_path):
+    from analysis.precision import ladder_round
+
+    run = _ladder_run(tmp_path / "open", [0.45, 0.55], [0.47, 0.53])  # 2 points apart, ±3 threshold
+    r = ladder_round(run, basis_s=100.0, spent_s=100.0, budget_s=3600.0)
+    assert not r.settled and r.games and 0 < r.cost_s <= 100.0
+    # only the rungs and the step into a grown rung grow, never by less than they have
+    assert set(r.games) <= {"p2-random", "p2-greedy", "p2-random_v_greedy"}
+    assert all(n > 8000 for k, n in r.games.items() if k != "p2-random_v_greedy")
+    assert r.line.startswith("ladder precision: 2 players: not settled after 0.03 core-hours")
+    assert "more core-hours" in r.line and "games" in r.line
+    # no budget left: nothing is allocated, and the closing line still says what would be needed
+    broke = ladder_round(run, basis_s=100.0, spent_s=3600.0, budget_s=3600.0)
+    assert broke.games == {} and "settling needs about" in broke.line
+    done = ladder_round(_ladder_run(tmp_path / "done", [0.4, 0.6], [0.4, 0.6]), 100.0, 100.0, 3600.0)
+    assert done.settled and done.games == {} and "every start-player verdict settled" in done.line
+
+
+def test_max_core_hours_needs_precision(tmp_path):
+    from pipeline import cli
+
+    assert cli.main(["run", "hiroba-skill", "--out", str(tmp_path / "x"), "--max-core-hours", "1"]) == 2
+    assert not (tmp_path / "x").exists()
