@@ -299,9 +299,10 @@ def test_a_run_from_a_modified_working_tree_says_so_in_red_and_a_clean_one_does_
     manifest["git_commit"] = "0000000-dirty"
     (run / "manifest.json").write_text(json.dumps(manifest))
     index = write_report(run)
-    assert "> **Modified working tree:** This run was made from a modified working tree (git commit " in (
-        index.parent / "report.md"
-    ).read_text()
+    assert (
+        "> **Modified working tree:** This run was made from a modified working tree (git commit "
+        in (index.parent / "report.md").read_text()
+    )
     html = index.read_text()
     assert '<p class="dirty">' in html and ".dirty { color: #b00020" in html
 
