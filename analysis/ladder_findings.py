@@ -1,8 +1,10 @@
 """The skill ladder in words: the headline rung, each number's convergence, the rungs' strength.
 
 The verdict block of a ladder study never states a lower rung's number as the game's property:
-the headline is the strongest rung's value, and the sentence says whether the ladder converged
-there (:func:`analysis.skill.convergence`), is still moving (and which way), or is not settled.
+the headline is the top rung's value (and, when it is not measurably stronger than a lower rung,
+that strength may saturate there), and the sentence says whether the number converged
+(:func:`analysis.skill.convergence`), is still moving (which way, per 100 Elo), or is not settled,
+with the expert limit where a saturating fit is supported and the Elo check of the ladder.
 """
 
 from __future__ import annotations

@@ -8,13 +8,18 @@ question at that skill level) and neighbouring rungs head to head (2 players, pa
 * every balance number per rung (:class:`LadderMetric`): the start-player advantage per player
   count, a game's parts of it (Alhambra: moving first, starting hand), the share of tied games and
   a game's own values (:attr:`analysis.games.GameSection.ladder_values`), each with its interval;
-* per number, :func:`convergence`: the top two rungs (ladder order) compared against the metric's
-  practical threshold ``t``. The difference top − second gets a 95% interval from the two cells'
-  intervals as if independent (the rungs share their deals, which correlates them positively, so
-  this interval is, if anything, too wide). **converged**: that interval lies inside ±t;
-  **still moving**: it excludes 0 and reaches beyond ±t (the direction is reported); **not
-  settled**: anything else (it holds 0 but reaches beyond ±t). The same comparison between the
-  lowest and the top rung says whether the number moved over the ladder as a whole.
+* per number, :func:`convergence`: a trend against Elo over the :func:`fitted` rungs
+  (:mod:`analysis.stats.trend`: per-deal values stacked over rungs, OLS with errors clustered by
+  deal, or WLS of the rung estimates for numbers without per-deal values) and the top two rungs'
+  difference (their intervals combined as if independent; the rungs share their deals, which
+  correlates them positively, so it is if anything too wide). **converged**: that difference lies
+  inside ±t and the slope times the top Elo step too; **still moving**: the slope's interval
+  excludes 0 (the direction and rate are reported); **not settled**: anything else. Without rated
+  rungs the top two rungs decide alone (the earlier rule). All intervals of one ladder are
+  simultaneous over its numbers (Bonferroni). An expert limit where a saturating curve is
+  supported (:func:`analysis.stats.trend.saturating_limit`). The top rung minus the lowest says
+  whether the number moved over the ladder as a whole.
+* :func:`elo_checks`: matches between rungs that are not neighbours against the chained Elo.
 
 Data only; the sentences are made by :mod:`analysis.ladder_findings`, the figures by the renderer.
 """
