@@ -393,8 +393,9 @@ def _units(s: StudyAnalysis, cell_id: str, key: str) -> Units | None:
     rows = s.rows.get(cell_id)
     if rows is None or key not in ("start_advantage", "tie_share"):
         return None
-    if key == "start_advantage":
-        u = unit_means(rows.filter(pl.col("seat") == 0), "win", paired=s.paired)
+    if key == "start_advantage":  # the seat-0 win minus the fair share, as the rung's estimate
+        n = int(rows["seat"].max()) + 1  # type: ignore[arg-type]
+        u = unit_means(rows.filter(pl.col("seat") == 0), pl.col("win") - 1 / n, paired=s.paired)
     else:
         u = unit_means(game_table(rows), pl.col("tie").cast(pl.Float64), paired=s.paired)
     return u["value"].to_numpy().astype(float), u["unit"].to_numpy()

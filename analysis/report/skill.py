@@ -16,7 +16,7 @@ from matplotlib.patches import Patch  # noqa: E402
 from ..content import Interval  # noqa: E402
 from ..ladder_findings import ci_label, convergence_sentence, per_100_elo, status_words, takeaway  # noqa: E402
 from ..model import StudyAnalysis  # noqa: E402
-from ..skill import LadderMetric  # noqa: E402
+from ..skill import LadderMetric, fitted  # noqa: E402
 from .doc import Doc  # noqa: E402
 from .style import OKABE_ITO  # noqa: E402
 
@@ -34,7 +34,8 @@ def _interval(m: LadderMetric, est: float, lo: float, hi: float) -> Interval:
 def ladder_figure(m: LadderMetric, anchor: str) -> Figure | None:
     """x: each rung's Elo with its 95% interval; y: the metric with its 95% interval; grey band:
     the practical threshold around the fair value (advantages); hatched band: within the threshold
-    of the top rung (where the rung below must lie for the ladder to have converged)."""
+    of the top rung (where the rung below must lie for the ladder to have converged); dotted: the
+    fitted trend."""
     pts = [p for p in m.points if math.isfinite(p.elo)]
     if len(pts) < 2:
         return None
@@ -66,6 +67,12 @@ def ladder_figure(m: LadderMetric, anchor: str) -> Figure | None:
             ms=5,
             capsize=3,
         )
+    c = m.verdict
+    if c is not None and c.slope is not None and math.isfinite(c.slope.intercept):
+        fit = [m.points[i].elo for i in fitted(m.points)]
+        line = [(c.slope.intercept + c.slope.slope * x) * scale for x in (min(fit), max(fit))]
+        ax.plot([min(fit), max(fit)], line, color="black", lw=1, ls=":")
+        handles.append(Line2D([], [], color="black", lw=1, ls=":", label="trend over the fitted rungs"))
     # Each rung's name on a top axis above its point, slanted so that close rungs never overlap.
     names = ax.secondary_xaxis("top")
     names.set_xticks(xs, [p.agent for p in pts], fontsize=7)

@@ -57,6 +57,8 @@ class Slope:
     level: float
     rungs: int
     method: str
+    #: The line's value at Elo 0 (to draw it).
+    intercept: float = float("nan")
 
     def per(self, elo: float) -> tuple[float, float, float]:
         """(slope, lo, hi) per ``elo`` Elo points."""
@@ -94,7 +96,13 @@ def slope_from_units(
     fit = sm.OLS(y, sm.add_constant(x)).fit(cov_type="cluster", cov_kwds={"groups": g}, use_t=True)
     lo, hi = fit.conf_int(alpha=alpha)[1]
     return Slope(
-        float(fit.params[1]), float(lo), float(hi), 1 - alpha, len(values), "OLS, cluster-robust by deal"
+        float(fit.params[1]),
+        float(lo),
+        float(hi),
+        1 - alpha,
+        len(values),
+        "OLS, cluster-robust by deal",
+        float(fit.params[0]),
     )
 
 
@@ -109,7 +117,13 @@ def slope_from_points(
     fit = sm.WLS(y[ok], sm.add_constant(x[ok]), weights=1 / s[ok] ** 2).fit(cov_type="fixed scale")
     lo, hi = fit.conf_int(alpha=alpha)[1]
     return Slope(
-        float(fit.params[1]), float(lo), float(hi), 1 - alpha, int(ok.sum()), "WLS of rung estimates"
+        float(fit.params[1]),
+        float(lo),
+        float(hi),
+        1 - alpha,
+        int(ok.sum()),
+        "WLS of rung estimates",
+        float(fit.params[0]),
     )
 
 
