@@ -110,6 +110,9 @@ class Finding:
     title: str
     sentence: str
     cells: tuple[str, ...] = ()
+    #: A game's finding that must open the verdict block (e.g. the expert-level answer, ahead of
+    #: the numbers of weaker agents).
+    lead: bool = False
 
 
 def interval_rows(

@@ -6,10 +6,13 @@
    rules out, read against the practical threshold (:mod:`analysis.stats.practical`);
 2. which number describes the game, when a game splits the raw advantage into parts;
 3. per group of variants (same player count and line-up): the variant closest to fair, with the
-   Holm-corrected comparisons that support it;
+   Bonferroni-corrected comparisons that support it;
 4. per question asked at several skill levels (line-ups): the answers side by side, and whether
    the answer changes with skill;
 5. the game's own findings (:attr:`analysis.games.GameSection.findings`).
+
+A skill ladder's findings come first, then a game's findings marked ``lead`` (the expert-level
+answer), then the per-skill-level answers; per-cell sentences follow, strongest line-up first.
 
 :func:`scope` says in one or two sentences what was played.
 """
@@ -114,14 +117,14 @@ def _against(s: StudyAnalysis, best: CellInfo, other: CellInfo) -> tuple[str, st
         return "opposite", f"{other.name} ({pts(a_other)} points) errs the other way"
     if comp is None:
         return "tied", f"{other.name} ({pts(a_other)} points; not compared)"
-    p = p_value(comp["p_holm"])
+    p = p_value(comp["p_adj"])
     if comp["reject"]:
         return (
             "closer",
             f"{other.name} ({pts(a_other)}; difference {abs(100 * comp['diff']):.1f} points, "
-            f"Holm p {_eq(p)})",
+            f"Bonferroni p {_eq(p)})",
         )
-    return "tied", f"{other.name} ({pts(a_other)}; Holm p {_eq(p)})"
+    return "tied", f"{other.name} ({pts(a_other)}; Bonferroni p {_eq(p)})"
 
 
 def _eq(p: str) -> str:
@@ -146,14 +149,38 @@ def _closest(s: StudyAnalysis, cells: list[CellInfo], titled: bool) -> Finding:
         sentence += " The evidence does not separate it from " + "; ".join(kinds["tied"]) + "."
     if kinds["opposite"]:
         sentence += " " + "; ".join(kinds["opposite"]) + "."
-    fair = [c.name for c in cells if adv[c.id]["finding"] in ("fair", "negligible")]
-    band = threshold_words(s.threshold)
-    if fair:
-        sentence += f" Fair within {band}: {', '.join(fair)}."
-    else:
-        sentence += f" None of these variants is fair within {band}."
+    sentence += " " + three_way(s, cells)
     title = "Variant closest to fair" + (f" ({best.n_players} players, {best.lineup})" if titled else "")
     return Finding(title, sentence, tuple(c.id for c in cells))
+
+
+#: Each practical class read as a three-way verdict against the threshold.
+_THREE_WAY = {
+    "fair": "within",
+    "negligible": "within",
+    "matters": "beyond",
+    "measurable": "undetermined",
+    "unsettled": "undetermined",
+}
+
+
+def three_way(s: StudyAnalysis, cells: list[CellInfo]) -> str:
+    """Each variant within the threshold (its interval inside ±t), beyond it (the interval wholly
+    outside) or undetermined (the interval reaches across ±t): never 'unfair' for an interval
+    that has not shown it."""
+    band = threshold_words(s.threshold)
+    groups: dict[str, list[str]] = {"within": [], "beyond": [], "undetermined": []}
+    for c in cells:
+        r = s.advantage_row(c.id)
+        groups[_THREE_WAY[r["finding"]]].append(f"{c.name} ({pts_ci(r['advantage'], r['lo'], r['hi'])})")
+    words = {
+        "within": f"Fair within {band} (interval inside the band)",
+        "beyond": f"Beyond {band} (interval wholly outside the band)",
+        "undetermined": (
+            f"Undetermined (interval reaches across ±{band[1:]}: neither shown fair nor shown unfair)"
+        ),
+    }
+    return " ".join(f"{words[k]}: {'; '.join(v)}." for k, v in groups.items() if v)
 
 
 def _groups(s: StudyAnalysis, key: Callable[[CellInfo], Any]) -> list[list[CellInfo]]:
@@ -181,7 +208,7 @@ def _skill(s: StudyAnalysis, cells: list[CellInfo], titled: bool) -> Finding:
     settled = {d for d in dirs if d != "unsettled"}
     if len(settled) > 1:
         comp = _comparison(s, cells[0].id, cells[-1].id)
-        evidence = f" (weakest against strongest: Holm p {_eq(p_value(comp['p_holm']))})" if comp else ""
+        evidence = f" (weakest against strongest: Bonferroni p {_eq(p_value(comp['p_adj']))})" if comp else ""
         sentence = (
             f"The answer changes with skill{evidence}: {side}. A result from one skill level does not "
             f"carry over to players of another. The strongest line-up here, {cells[-1].lineup}, is only "
@@ -205,21 +232,24 @@ def verdict(s: StudyAnalysis) -> list[Finding]:
     if not s.advantage.height:
         return []
     rungs = {p.cell for m in s.ladder.metrics for p in m.points} if s.ladder is not None else set()
-    out = ladder_findings(s)
-    out += [start_player(s, c) for c in s.balance if c.id not in rungs]
-    out += _parts(s)
-    variants = [g for g in _groups(s, lambda c: c.variant_group) if len(g) > 1]
-    out += [_closest(s, g, len(variants) > 1) for g in variants]
+    game = section(s.game)
+    own = game.findings(s) if game.findings is not None else []
+    out = ladder_findings(s) + [f for f in own if f.lead]
     skills = [
         [c for c in g if c.id not in rungs]
         for g in _groups(s, lambda c: c.question)
         if len({c.lineup for c in g if c.id not in rungs}) > 1
     ]
+    # the answer per skill level before any one line-up's numbers, strongest line-ups first
     out += [_skill(s, g, len(skills) > 1) for g in skills]
-    game = section(s.game)
-    if game.findings is not None:
-        out += game.findings(s)
-    return out
+    cells = [c for c in s.balance if c.id not in rungs]
+    if skills:
+        cells = sorted(cells, key=lambda c: (c.question, tuple((-k[0], -k[1]) for k in c.strength), c.order))
+    out += [start_player(s, c) for c in cells]
+    out += _parts(s)
+    variants = [g for g in _groups(s, lambda c: c.variant_group) if len(g) > 1]
+    out += [_closest(s, g, len(variants) > 1) for g in variants]
+    return out + [f for f in own if not f.lead]
 
 
 def _and(items: list[str]) -> str:

@@ -18,6 +18,7 @@ from .games import GameSection
 from .model import StudyAnalysis
 from .stats.intervals import ALPHA
 from .stats.seats import seat_figures
+from .words import pts_ci
 
 __all__ = ["BUILTIN_TILES", "SECTION", "SEAT_METRICS", "seat_metrics", "tile_sets"]
 
@@ -71,13 +72,32 @@ def _findings(s: StudyAnalysis) -> list[Finding]:
     return [
         Finding(
             "Expert level",
-            "Hiroba's start-player numbers move with the agents' strength, so no line-up of this study "
-            "gives the game's value for skilled players. The skill-ladder study hiroba-skill "
+            _strongest(s)
+            + "Hiroba's start-player numbers move with the agents' strength, so no line-up of this study "
+            "gives the game's value for skilled players, and greedy self-play's numbers (the start "
+            "player ahead) describe greedy play, not the game. The skill-ladder study hiroba-skill "
             "(reports/hiroba-skill/) follows the 2-player advantage from greedy up a ladder of ever "
             "stronger searches and says whether it has converged (there greedy self-play favours the "
             "start player, and every search budget tested favours the second player, who moves last).",
+            lead=True,
         )
     ]
+
+
+def _strongest(s: StudyAnalysis) -> str:
+    """``With the strongest agents of this study (mcts:iters=1000 self-play) the start player is
+    behind: ...`` per player count."""
+    top = max(s.balance, key=lambda c: c.strength)
+    cells = [c for c in s.balance if c.lineup == top.lineup]
+    bits = []
+    for c in sorted(cells, key=lambda c: c.n_players):
+        r = s.advantage_row(c.id)
+        bits.append(f"{c.n_players} players {pts_ci(r['advantage'], r['lo'], r['hi'])}")
+    return (
+        f"With the strongest agents of this study ({top.lineup} self-play) the start-player advantage is "
+        + "; ".join(bits)
+        + ". "
+    )
 
 
 HEADING = "Hiroba: gardens, kois and pebbles by seat"

@@ -17,7 +17,7 @@ import polars as pl
 from .agents import ladder_key, lineup_name
 from .stats.practical import DEFAULT_THRESHOLD
 
-__all__ = ["CellInfo", "StudyAnalysis", "cell_infos", "ladder_steps"]
+__all__ = ["CellInfo", "StudyAnalysis", "cell_infos", "ladder_checks", "ladder_steps"]
 
 
 @dataclass(frozen=True)
@@ -87,6 +87,20 @@ def cell_infos(cells: list[dict[str, Any]]) -> list[CellInfo]:
             )
         )
     return out
+
+
+def ladder_checks(cells: list[dict[str, Any]], ladder: list[str]) -> set[str]:
+    """Ids of a ladder's head-to-head cells between rungs that are not neighbours (e.g. the top
+    rung against the lowest): they check the chained Elo and answer no balance question."""
+    pairs = {frozenset(p) for p in zip(ladder, ladder[1:], strict=False)}
+    return {
+        str(c["id"])
+        for c in cells
+        if len(c.get("agents", [])) == 2
+        and len(set(c["agents"])) == 2
+        and all(a in ladder for a in c["agents"])
+        and frozenset(c["agents"]) not in pairs
+    }
 
 
 def ladder_steps(cells: list[dict[str, Any]], ladder: list[str]) -> set[str]:
@@ -161,11 +175,16 @@ class StudyAnalysis:
         return ladder_steps(self.cells, self.rungs)
 
     @property
+    def checks(self) -> set[str]:
+        """Ids of the ladder's non-neighbour head-to-head cells (see :func:`ladder_checks`)."""
+        return ladder_checks(self.cells, self.rungs)
+
+    @property
     def balance(self) -> list[CellInfo]:
         """The played cells that answer a balance question: all but the ladder's head-to-head
-        cells (those rate the rungs), in study order."""
-        steps = self.steps
-        return [c for c in self.played if c.id not in steps]
+        cells (neighbours rate the rungs, the others check that rating), in study order."""
+        skip = self.steps | self.checks
+        return [c for c in self.played if c.id not in skip]
 
     def cell(self, cell_id: str) -> CellInfo:
         return next(c for c in self.info if c.id == cell_id)

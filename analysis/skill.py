@@ -8,13 +8,18 @@ question at that skill level) and neighbouring rungs head to head (2 players, pa
 * every balance number per rung (:class:`LadderMetric`): the start-player advantage per player
   count, a game's parts of it (Alhambra: moving first, starting hand), the share of tied games and
   a game's own values (:attr:`analysis.games.GameSection.ladder_values`), each with its interval;
-* per number, :func:`convergence`: the top two rungs (ladder order) compared against the metric's
-  practical threshold ``t``. The difference top − second gets a 95% interval from the two cells'
-  intervals as if independent (the rungs share their deals, which correlates them positively, so
-  this interval is, if anything, too wide). **converged**: that interval lies inside ±t;
-  **still moving**: it excludes 0 and reaches beyond ±t (the direction is reported); **not
-  settled**: anything else (it holds 0 but reaches beyond ±t). The same comparison between the
-  lowest and the top rung says whether the number moved over the ladder as a whole.
+* per number, :func:`convergence`: a trend against Elo over the :func:`fitted` rungs
+  (:mod:`analysis.stats.trend`: per-deal values stacked over rungs, OLS with errors clustered by
+  deal, or WLS of the rung estimates for numbers without per-deal values) and the top two rungs'
+  difference (their intervals combined as if independent; the rungs share their deals, which
+  correlates them positively, so it is if anything too wide). **converged**: that difference lies
+  inside ±t and the slope times the top Elo step too; **still moving**: the slope's interval
+  excludes 0 (the direction and rate are reported); **not settled**: anything else. Without rated
+  rungs the top two rungs decide alone (the earlier rule). All intervals of one ladder are
+  simultaneous over its numbers (Bonferroni). An expert limit where a saturating curve is
+  supported (:func:`analysis.stats.trend.saturating_limit`). The top rung minus the lowest says
+  whether the number moved over the ladder as a whole.
+* :func:`elo_checks`: matches between rungs that are not neighbours against the chained Elo.
 
 Data only; the sentences are made by :mod:`analysis.ladder_findings`, the figures by the renderer.
 """
@@ -22,30 +27,46 @@ Data only; the sentences are made by :mod:`analysis.ladder_findings`, the figure
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
-from typing import Literal
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
 
+import numpy as np
 import polars as pl
+from scipy import stats as sps
 
 from .games import LadderValue, section
 from .model import CellInfo, StudyAnalysis
-from .strength import Z95, StrengthAnalysis, strength_from_rows
+from .stats.intervals import clustered_wilson, unit_means
+from .stats.outcomes import game_table
+from .stats.trend import (
+    Limit,
+    Slope,
+    Status,
+    needed_per_rung,
+    saturating_limit,
+    slope_from_points,
+    slope_from_units,
+    trend_status,
+)
+from .strength import ELO_PER_LOGIT, Z95, StrengthAnalysis, strength_from_rows, unit_results
 
 __all__ = [
     "Convergence",
+    "EloCheck",
     "LadderMetric",
     "LadderPoint",
     "SkillLadder",
     "TIE_THRESHOLD",
     "compare_rungs",
     "convergence",
+    "elo_checks",
+    "fitted",
+    "ladder_slope",
     "skill_ladder",
 ]
 
 #: Threshold of the share of tied games (as in the comparisons between cells).
 TIE_THRESHOLD = 0.02
-
-Status = Literal["converged", "moving", "unsettled"]
 
 
 @dataclass(frozen=True)
@@ -65,9 +86,13 @@ class LadderPoint:
 
 @dataclass(frozen=True)
 class Convergence:
-    """Top rung minus the one below (``diff`` [``lo``, ``hi``]) read against ±``threshold``;
-    ``trend`` the same for the top rung minus the lowest; ``units_needed``: units per rung that
-    would bring the difference's interval within the threshold if the rungs agreed."""
+    """The verdict on one number (module docstring). ``diff`` [``lo``, ``hi``]: top rung minus the
+    one below at the family's level; ``slope``: the trend against Elo over the fitted rungs (None
+    when the rungs are not rated); ``step``: the Elo between the top two rungs; ``trend``: the top
+    rung minus the lowest (whether the number moved over the whole ladder); ``units_needed``: units
+    per rung that would bring the top two rungs' difference within the threshold if they agreed,
+    ``units_needed_gap`` the same if the observed gap persists (None: it never would);
+    ``limit``: the expert-limit estimate of a saturating fit (or why there is none)."""
 
     status: Status
     diff: float
@@ -78,6 +103,12 @@ class Convergence:
     trend_lo: float
     trend_hi: float
     units_needed: int | None = None
+    units_needed_gap: int | None = None
+    slope: Slope | None = None
+    step: float = float("nan")
+    limit: Limit | None = None
+    level: float = 0.95
+    family: int = 1
 
 
 @dataclass(frozen=True)
@@ -99,6 +130,28 @@ class LadderMetric:
         return f"{self.n_players} players" + (f", {self.variant}" if self.variant else "")
 
 
+@dataclass(frozen=True)
+class EloCheck:
+    """A non-neighbour match against the chained Elo: ``direct`` [``lo``, ``hi``] from the
+    upper rung's win share in the match (logit of the share's 95% interval, in Elo), ``chained``
+    [``chained_lo``, ``chained_hi``] from the neighbour fit; ``agree``: the 95% interval of direct
+    minus chained holds 0 (when the upper rung won every unit: whether the chained value reaches
+    the direct lower bound)."""
+
+    lower: str
+    upper: str
+    variant: str
+    units: int
+    share: float
+    direct: float
+    lo: float
+    hi: float
+    chained: float
+    chained_lo: float
+    chained_hi: float
+    agree: bool
+
+
 @dataclass
 class SkillLadder:
     """The ladder of a study: rungs (weakest first), Elo fits per variant, every metric."""
@@ -107,6 +160,7 @@ class SkillLadder:
     strength: dict[str, StrengthAnalysis] = field(default_factory=dict)
     metrics: list[LadderMetric] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    checks: list[EloCheck] = field(default_factory=list)
 
     def metric(self, key: str, n_players: int, variant: str = "") -> LadderMetric | None:
         return next(
@@ -118,13 +172,19 @@ def _se(lo: float, hi: float) -> float:
     return (hi - lo) / (2 * Z95)
 
 
+#: Per-unit values of one rung: (values, unit indices) for the clustered slope.
+Units = tuple[np.ndarray, np.ndarray]
+
+
 def compare_rungs(
-    upper: LadderPoint, lower: LadderPoint, threshold: float
+    upper: LadderPoint, lower: LadderPoint, threshold: float, z: float = Z95
 ) -> tuple[Status, float, float, float]:
-    """(status, diff, lo, hi) of ``upper − lower`` against ±``threshold`` (module docstring)."""
+    """(status, diff, lo, hi) of ``upper − lower`` against ±``threshold``, the interval
+    ``diff ± z·se`` from the two rungs' 95% intervals as if independent (the rungs share their
+    deals, which correlates them positively, so it is if anything too wide)."""
     diff = upper.estimate - lower.estimate
     se = math.hypot(_se(upper.lo, upper.hi), _se(lower.lo, lower.hi))
-    lo, hi = diff - Z95 * se, diff + Z95 * se
+    lo, hi = diff - z * se, diff + z * se
     if not (math.isfinite(lo) and math.isfinite(hi)):
         return "unsettled", diff, lo, hi
     if -threshold <= lo and hi <= threshold:
@@ -134,19 +194,66 @@ def compare_rungs(
     return "unsettled", diff, lo, hi
 
 
-def convergence(points: tuple[LadderPoint, ...] | list[LadderPoint], threshold: float) -> Convergence | None:
-    """Whether a metric (points weakest rung first) converged at the top of the ladder."""
+def fitted(points: Sequence[LadderPoint]) -> list[int]:
+    """Indices of the rungs the trend is fitted over: all above the lowest when at least three
+    remain (the lowest is usually a different kind of agent, e.g. greedy below the searches),
+    else every rung."""
+    return list(range(1, len(points))) if len(points) >= 4 else list(range(len(points)))
+
+
+def ladder_slope(
+    points: Sequence[LadderPoint], units: Sequence[Units | None] | None = None, alpha: float = 0.05
+) -> Slope | None:
+    """The number's slope per Elo point over the :func:`fitted` rungs (None: not rated)."""
+    idx = fitted(points)
+    elo = [points[i].elo for i in idx]
+    if not all(math.isfinite(e) for e in elo) or len(set(elo)) < 2:
+        return None
+    if units is not None and all(units[i] is not None for i in idx):
+        have = [u for i in idx if (u := units[i]) is not None]
+        return slope_from_units(elo, [u[0] for u in have], [u[1] for u in have], alpha)
+    est = [points[i].estimate for i in idx]
+    return slope_from_points(elo, est, [_se(points[i].lo, points[i].hi) for i in idx], alpha)
+
+
+def convergence(
+    points: Sequence[LadderPoint],
+    threshold: float,
+    units: Sequence[Units | None] | None = None,
+    family: int = 1,
+) -> Convergence | None:
+    """Whether a metric (points weakest rung first) converged at the top of the ladder, with its
+    intervals at the Bonferroni level 95% over ``family`` numbers (simultaneous intervals)."""
     if len(points) < 2:
         return None
-    status, diff, lo, hi = compare_rungs(points[-1], points[-2], threshold)
-    trend, t_diff, t_lo, t_hi = compare_rungs(points[-1], points[0], threshold)
-    needed = None
-    if status == "unsettled":
-        se = math.hypot(_se(points[-1].lo, points[-1].hi), _se(points[-2].lo, points[-2].hi))
-        units = max(points[-1].units, points[-2].units)
-        if units and se > 0:
-            needed = math.ceil(units * (Z95 * se / threshold) ** 2)
-    return Convergence(status, diff, lo, hi, trend, t_diff, t_lo, t_hi, needed)
+    alpha = 0.05 / max(family, 1)
+    z = float(sps.norm.ppf(1 - alpha / 2))
+    top, second = points[-1], points[-2]
+    status, diff, lo, hi = compare_rungs(top, second, threshold, z)
+    trend, t_diff, t_lo, t_hi = compare_rungs(top, points[0], threshold, z)
+    slope = ladder_slope(points, units, alpha)
+    step = top.elo - second.elo
+    if slope is not None and math.isfinite(step):
+        status = trend_status((lo, hi), slope, step, threshold)
+    se_top, se_second = _se(top.lo, top.hi), _se(second.lo, second.hi)
+    needed = gap = None
+    if status != "converged":
+        needed = needed_per_rung(se_top, top.units, se_second, second.units, threshold, z)
+        gap = needed_per_rung(se_top, top.units, se_second, second.units, threshold, z, diff)
+    idx = fitted(points)
+    limit = (
+        saturating_limit(
+            [points[i].elo for i in idx],
+            [points[i].estimate for i in idx],
+            [_se(points[i].lo, points[i].hi) for i in idx],
+            alpha,
+        )
+        if slope is not None
+        else None
+    )
+    return Convergence(
+        status, diff, lo, hi, trend, t_diff, t_lo, t_hi, needed, gap, slope, step, limit, 1 - alpha, family
+    )
 
 
 def _ratings(s: StudyAnalysis, variant: str) -> StrengthAnalysis | None:
@@ -218,18 +325,85 @@ def skill_ladder(s: StudyAnalysis) -> SkillLadder | None:
         else:
             ladder.strength[variant] = st
             ladder.notes += st.notes
+            ladder.checks += elo_checks(s, st, variant)
+    pending: list[tuple[LadderMetric, list[Units | None]]] = []
     for n, variant in questions:
         cells = sorted(
             (c for c in selfplay if (c.n_players, c.variant_name) == (n, variant)),
             key=lambda c: rungs.index(c.agents[0]),
         )
-        ladder.metrics += _metrics(s, cells, ladder.strength.get(variant), n, variant)
+        pending += _metrics(s, cells, ladder.strength.get(variant), n, variant)
+    # One family per ladder: every number's intervals are Bonferroni-simultaneous over all of them.
+    family = len(pending)
+    ladder.metrics = [
+        replace(m, verdict=convergence(m.points, m.threshold, units, family)) for m, units in pending
+    ]
     return ladder
+
+
+def _elo(share: float) -> float:
+    if share <= 0:
+        return -math.inf
+    if share >= 1:
+        return math.inf
+    return ELO_PER_LOGIT * math.log(share / (1 - share))
+
+
+def elo_checks(s: StudyAnalysis, st: StrengthAnalysis, variant: str) -> list[EloCheck]:
+    """Every non-neighbour head-to-head cell of ``variant`` read against the chained Elo."""
+    out = []
+    rated = set(st.ratings["agent"].to_list())
+    for c in s.info:
+        if c.id not in s.checks or c.id not in s.rows or c.variant_name != variant:
+            continue
+        lower, upper = sorted(c.agents, key=s.rungs.index)
+        if not {lower, upper} <= rated:
+            continue
+        u = unit_results(s.rows[c.id], upper, lower, paired=s.paired)
+        e = clustered_wilson(u["share_a"].to_numpy().astype(float))
+        direct, lo, hi = _elo(e.estimate), _elo(e.lo), _elo(e.hi)
+        g, se = st.elo_diff(lower, upper)
+        if math.isfinite(direct) and 0 < e.lo and e.hi < 1:
+            se_d = (hi - lo) / (2 * Z95)
+            gap_se = math.hypot(se_d, se)
+            agree = abs(direct - g) <= Z95 * gap_se
+        else:  # one side won (or lost) every unit: the direct value is only a bound
+            agree = (g + Z95 * se >= lo) if direct > 0 else (g - Z95 * se <= hi)
+        out.append(
+            EloCheck(
+                lower,
+                upper,
+                variant,
+                e.n_units,
+                e.estimate,
+                direct,
+                lo,
+                hi,
+                g,
+                g - Z95 * se,
+                g + Z95 * se,
+                agree,
+            )
+        )
+    return out
+
+
+def _units(s: StudyAnalysis, cell_id: str, key: str) -> Units | None:
+    """Per-unit values of a number in one cell (the start-player win, ties), else None."""
+    rows = s.rows.get(cell_id)
+    if rows is None or key not in ("start_advantage", "tie_share"):
+        return None
+    if key == "start_advantage":  # the seat-0 win minus the fair share, as the rung's estimate
+        n = int(rows["seat"].max()) + 1  # type: ignore[arg-type]
+        u = unit_means(rows.filter(pl.col("seat") == 0), pl.col("win") - 1 / n, paired=s.paired)
+    else:
+        u = unit_means(game_table(rows), pl.col("tie").cast(pl.Float64), paired=s.paired)
+    return u["value"].to_numpy().astype(float), u["unit"].to_numpy()
 
 
 def _metrics(
     s: StudyAnalysis, cells: list[CellInfo], st: StrengthAnalysis | None, n: int, variant: str
-) -> list[LadderMetric]:
+) -> list[tuple[LadderMetric, list[Units | None]]]:
     per_cell = {c.id: {v.key: v for v in _values(s, c)} for c in cells}
     keys = list(dict.fromkeys(k for vs in per_cell.values() for k in vs))
     out = []
@@ -239,17 +413,8 @@ def _metrics(
             continue
         first = per_cell[have[0].id][key]
         points = tuple(_point(c, per_cell[c.id][key], st, int(s.advantage_row(c.id)["units"])) for c in have)
-        out.append(
-            LadderMetric(
-                key,
-                first.label,
-                n,
-                variant,
-                first.threshold,
-                first.percent,
-                first.reference,
-                points,
-                convergence(points, first.threshold),
-            )
+        metric = LadderMetric(
+            key, first.label, n, variant, first.threshold, first.percent, first.reference, points, None
         )
+        out.append((metric, [_units(s, c.id, key) for c in have]))
     return out

@@ -77,6 +77,18 @@ class StrengthAnalysis:
     gains: pl.DataFrame
     saturation: str
     notes: list[str] = field(default_factory=list)
+    #: Covariance of the Bradley–Terry strengths (logits), rows in the order of ``ratings``.
+    cov: np.ndarray | None = None
+
+    def elo_diff(self, lower: str, upper: str) -> tuple[float, float]:
+        """Elo of ``upper`` minus ``lower`` with its standard error (from the fit's covariance)."""
+        agents = self.ratings["agent"].to_list()
+        elo = self.ratings["elo"].to_list()
+        i, j = agents.index(lower), agents.index(upper)
+        if self.cov is None:
+            return elo[j] - elo[i], float("nan")
+        var = self.cov[i, i] + self.cov[j, j] - 2 * self.cov[i, j]
+        return elo[j] - elo[i], math.sqrt(max(var, 0.0)) * ELO_PER_LOGIT
 
 
 def unit_results(
@@ -388,7 +400,7 @@ def strength_from_rows(
     anchor = anchor or _default_anchor(agents)
     ratings, cov, agents, notes = fit_bradley_terry(units, anchor)
     gains, saturation = _gains(ratings, cov, agents)
-    return StrengthAnalysis(name, runs, anchor, pairs, ratings, gains, saturation, notes)
+    return StrengthAnalysis(name, runs, anchor, pairs, ratings, gains, saturation, notes, cov)
 
 
 def analyse_strength(*run_dirs: pathlib.Path | str, anchor: str | None = None) -> StrengthAnalysis:

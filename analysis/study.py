@@ -14,7 +14,7 @@ import polars as pl
 
 from .games import GameSection, section
 from .load import Run, open_run
-from .model import StudyAnalysis, cell_infos, ladder_steps
+from .model import CellInfo, StudyAnalysis, cell_infos, ladder_checks, ladder_steps
 from .skill import skill_ladder
 from .stats.compare import compare_cells
 from .stats.outcomes import game_length, game_table, margin, score_by_seat, tie_share
@@ -111,7 +111,8 @@ def analyse(
     game = section(study.get("game"))
     limit, source = practical_threshold(manifest, threshold)
     cells = list(study["cells"])
-    steps = ladder_steps(cells, [str(a) for a in study.get("ladder") or []])
+    ladder = [str(a) for a in study.get("ladder") or []]
+    steps = ladder_steps(cells, ladder) | ladder_checks(cells, ladder)
     rows: dict[str, pl.DataFrame] = {}
     seats, adv, scores, outcomes = [], [], [], []
     extra: dict[str, list[pl.DataFrame]] = {}
@@ -141,7 +142,11 @@ def analyse(
     names = {c.id: c.name for c in cell_infos(cells)}
     balance_rows = {k: v for k, v in rows.items() if k not in steps}
     comparisons = compare_cells(
-        balance_rows, paired=paired, labels=names, negligible={"start_advantage": limit}
+        balance_rows,
+        paired=paired,
+        pairs=_pairs(cells, balance_rows, ladder),
+        labels=names,
+        negligible={"start_advantage": limit},
     )
     if comparisons.height:
         comparisons = comparisons.with_columns(
@@ -166,6 +171,27 @@ def analyse(
     )
     s.ladder = skill_ladder(s)
     return s
+
+
+def _pairs(
+    cells: list[dict[str, Any]], rows: dict[str, pl.DataFrame], ladder: list[str]
+) -> list[tuple[str, str]]:
+    """Pairs of cells to compare: equal player counts, except two self-play rungs of one skill
+    ladder answering the same question (the ladder tests those by its trend against Elo)."""
+    info = {c.id: c for c in cell_infos(cells) if c.id in rows}
+    ids = list(rows)
+
+    def rung(c: CellInfo) -> bool:
+        return len(set(c.agents)) == 1 and c.agents[0] in ladder
+
+    out = []
+    for i, a in enumerate(ids):
+        for b in ids[i + 1 :]:
+            ca, cb = info[a], info[b]
+            if ca.n_players != cb.n_players or (rung(ca) and rung(cb) and ca.question == cb.question):
+                continue
+            out.append((a, b))
+    return out
 
 
 def _partial_warnings(run: Run) -> list[str]:

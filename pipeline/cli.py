@@ -139,6 +139,13 @@ def build_parser() -> argparse.ArgumentParser:
         type=_positive,
         help="with --precision: at most this many games per cell (default: 1,000,000 or the study's size)",
     )
+    run.add_argument(
+        "--max-core-hours",
+        type=float,
+        help="with --precision on a study with a skill ladder: stop when this many core-hours are spent "
+        "(default: 1); rounds go to the rungs that settle the start-player verdicts, and stop once every "
+        "verdict is converged or still moving",
+    )
     run.add_argument("--no-progress", action="store_true", help="no progress bar")
     run.add_argument("--no-report", action="store_true", help="do not write the report at the end")
     run.add_argument(
@@ -267,6 +274,8 @@ def cmd_run(args: argparse.Namespace) -> int:
         return fail(str(exc))
     if args.max_games is not None and args.precision is None:
         return fail("--max-games: only with --precision")
+    if args.max_core_hours is not None and args.precision is None:
+        return fail("--max-core-hours: only with --precision")
     out = args.out or Path("runs") / study.name
     try:
         man = run_study(
@@ -280,6 +289,7 @@ def cmd_run(args: argparse.Namespace) -> int:
             quiet=args.quiet,
             precision=args.precision,
             max_games=args.max_games,
+            max_core_hours=args.max_core_hours,
             connect_timeout_s=args.connect_timeout,
         )
     except (

@@ -153,6 +153,10 @@ class RunConfig:
     quiet: bool = False
     precision: float | None = None
     max_games: int | None = None
+    #: With ``precision`` on a study with a skill ladder: the core-hours budget of all rounds.
+    max_core_hours: float | None = None
+    #: Core-seconds of the directory's earlier invocations (set by the runner; the ladder's cost basis).
+    prior_core_seconds: float = 0.0
     on_written: Callable[[Progress], None] | None = None
     connect_timeout_s: float = CONNECT_TIMEOUT_S
 
@@ -174,6 +178,10 @@ def run_study(study: Study, out: Path, **options: Any) -> Manifest:
     """
     cfg = RunConfig(**options)
     check_options(cfg.target_seconds, cfg.batch_games, cfg.max_games, cfg.precision)
+    if cfg.max_core_hours is not None and not (math.isfinite(cfg.max_core_hours) and cfg.max_core_hours > 0):
+        raise RunOptionError(
+            "--max-core-hours", f"must be a positive number of hours, got {cfg.max_core_hours}"
+        )
     t_start = time.perf_counter()
     prepare(study, out)  # refuse another study before creating anything
     with RaySession(cfg.workers, cfg.address, lambda m: _note(cfg.quiet, m), cfg.connect_timeout_s) as ray:
@@ -204,6 +212,7 @@ def _run(study: Study, out: Path, cfg: RunConfig, ray: RaySession, t_start: floa
             _warn(f"note: {note}")
         study = fit_to_data(study, scan.covered)
         man = manifest.new(study, old)
+        cfg.prior_core_seconds = old.task_seconds if old is not None else 0.0
         man.games_done = sum(scan.games(c.id) for c in study.cells)
         manifest.write(out, man)  # before Ray starts: data never lies in a directory without one
         compute, played = _play(study, out, man, scan, cfg, ray)
@@ -302,6 +311,8 @@ def _account(man: Manifest, stats: Any, base_done: int, study: Study) -> None:
 def _next_round(study: Study, out: Path, man: Manifest, cfg: RunConfig, cap: int) -> Study | None:
     """The study grown for the next precision round, or ``None`` when done."""
     assert cfg.precision is not None
+    if study.ladder:
+        return _next_ladder_round(study, out, man, cfg, cap)
     widths = halfwidths(out)
     if widths is None:
         _say(
@@ -322,6 +333,34 @@ def _next_round(study: Study, out: Path, man: Manifest, cfg: RunConfig, cap: int
         f"playing up to {max(c.games for c in grown.cells)} games per cell",
     )
     return grown
+
+
+#: Core-hours of a ladder run with --precision when --max-core-hours is not given.
+DEFAULT_LADDER_CORE_HOURS = 1.0
+
+
+def _next_ladder_round(study: Study, out: Path, man: Manifest, cfg: RunConfig, cap: int) -> Study | None:
+    """A ladder study's next round (:func:`analysis.precision.ladder_round`): games where they
+    settle the start-player verdicts, within the core-hours budget; ``None`` when settled or spent."""
+    try:
+        from analysis.precision import ladder_round
+    except ImportError:
+        _say(cfg.quiet, "note: --precision on a ladder needs analysis.precision.ladder_round; stopping")
+        return None
+    budget = (cfg.max_core_hours or DEFAULT_LADDER_CORE_HOURS) * 3600
+    r = ladder_round(out, cfg.prior_core_seconds + man.task_seconds, man.task_seconds, budget)
+    man.precision_rounds.append({"games": {c.id: c.games for c in study.cells}, "ladder": r.line})
+    cells = [
+        replace(c, games=games_for(min(r.games[c.id], cap), c.n_players, study.pair_seats))
+        if c.id in r.games and r.games[c.id] > c.games
+        else c
+        for c in study.cells
+    ]
+    if r.settled or cells == study.cells or man.task_seconds >= budget:
+        _say(cfg.quiet, r.line + ("" if r.settled else f"; budget {budget / 3600:g} core-hours reached"))
+        return None
+    _say(cfg.quiet, f"{r.line}; next round about {r.cost_s / 3600:.2f} core-hours")
+    return replace(study, cells=cells)
 
 
 def precision_reached(widths: dict[str, float], target: float) -> str:

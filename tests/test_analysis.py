@@ -110,7 +110,7 @@ def test_compare_cells_verdicts(coin_run):
     cells = {c: analysis.cell_rows(coin_run, c) for c in ("biased", "fair")}
     res = compare_cells(cells, paired=False)
     adv = res.filter(pl.col("metric") == "start_advantage").row(0, named=True)
-    assert adv["reject"] and adv["diff"] < -0.2 and adv["p_holm"] >= adv["p_value"]
+    assert adv["reject"] and adv["diff"] < -0.2 and adv["p_adj"] >= adv["p_value"]
     assert "lower start-player win rate" in adv["verdict"]
     turns = res.filter(pl.col("metric") == "turns").row(0, named=True)
     assert not turns["reject"] and turns["verdict"].startswith("no meaningful difference")
@@ -279,7 +279,8 @@ def test_closest_to_fair_cites_the_holm_comparisons():
             "diff": diff,
             "lo": diff - 0.01,
             "hi": diff + 0.01,
-            "p_holm": p,
+            "p_adj": p,
+            "in_family": True,
             "reject": reject,
         }
 
@@ -302,9 +303,15 @@ def test_closest_to_fair_cites_the_holm_comparisons():
     closest = next(f for f in verdict(s) if f.title.startswith("Variant closest to fair"))
     text = closest.sentence
     assert text.startswith("money_3 is closest to fair")
-    assert "closer to fair than official" in text and "Holm p < 0.001" in text
+    assert "closer to fair than official" in text and "Bonferroni p < 0.001" in text
     assert "other (+0.6 points) errs the other way" in text
-    assert "Fair within ±1 point: money_3" in text
+    # three ways against the threshold: within, beyond, undetermined (never "not fair" unshown)
+    assert "Fair within ±1 point (interval inside the band): money_3 (−0.4 points" in text
+    assert "Beyond ±1 point (interval wholly outside the band): official (−1.6 points" in text
+    assert "no_dirk (−2.0 points" in text.split("Beyond")[1]
+    assert "Undetermined (interval reaches across ±1 point: neither shown fair nor shown unfair): " in text
+    assert "unfair): other (+0.6" in text
+    assert "None of these variants" not in text
 
 
 def test_skill_finding_when_one_level_is_unsettled():

@@ -4,7 +4,7 @@ Many small studies are simulated (one ``rust_core.simulate`` call, split into bl
 consecutive game indices: every game has its own deal stream, so blocks are independent
 studies) and analysed with the same functions the reports use. The 95% intervals must
 cover the truth in 93-97% of the studies, and comparing two identical cells must reject
-(after Holm) in at most 5% of them.
+(after Bonferroni) in at most 5% of them.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ import gc
 import numpy as np
 import polars as pl
 import pytest
+from statsmodels.stats.proportion import proportion_confint
 
 import rust_core
 from analysis.stats import compare_cells, seat_win_rates, start_advantage
@@ -75,7 +76,7 @@ def test_intervals_miss_a_wrong_truth():
 
 
 @pytest.mark.parametrize("pair_seats", [False, True])
-def test_holm_comparison_of_identical_cells_rarely_rejects(pair_seats):
+def test_bonferroni_comparison_of_identical_cells_rarely_rejects(pair_seats):
     variant = {"p": [0.40, 0.35, 0.25], "tie": 0.1}
     a = _studies(variant, 3, 150, seed=21, pair_seats=pair_seats)
     b = _studies(variant, 3, 150, seed=22, pair_seats=pair_seats)
@@ -86,10 +87,14 @@ def test_holm_comparison_of_identical_cells_rarely_rejects(pair_seats):
         rejects.append(bool(res["reject"].any()))
     rate = float(np.mean(rejects))
     print(f"pair_seats={pair_seats}: family-wise rejection rate {rate:.4f}")
-    assert rate <= 0.05
+    # coin games all last one turn: the length test is exact and left out, so the Bonferroni family
+    # is the 3 other tests and the error rate sits right at 5%; with 1,000 studies the measured
+    # rate must be compatible with at most 5% (its Wilson 95% interval reaches down to 5%)
+    lo, _ = proportion_confint(sum(rejects), len(rejects), method="wilson")
+    assert lo <= 0.05 and rate <= 0.065
 
 
-def test_holm_comparison_detects_a_real_difference():
+def test_bonferroni_comparison_detects_a_real_difference():
     a = _studies({"p": [0.5, 0.5]}, 2, 400, seed=31, pair_seats=False)[:50]
     b = _studies({"p": [0.65, 0.35]}, 2, 400, seed=32, pair_seats=False)[:50]
     power = np.mean(

@@ -86,8 +86,8 @@ def test_verdict_comes_first_and_methods_last(report):
 def test_numbers_read_as_words(report):
     md = (report.parent / "report.md").read_text()
     assert not re.search(r"\d\.\d+e-\d+", md), "no scientific notation"
-    assert "p (Holm)" in md and "unit of analysis is the deal" in md
-    for term in ("cell", "deal", "fair share", "points of win rate", "p (Holm)", "matters"):
+    assert "p (Bonferroni)" in md and "unit of analysis is the deal" in md
+    for term in ("cell", "deal", "fair share", "points of win rate", "p (Bonferroni)", "matters"):
         assert f"| {term} |" in md  # glossary
     s = analyse(report.parent.parent)
     assert {"finding", "first", "hand", "win_rate"} <= set(s.advantage.columns)
@@ -289,3 +289,28 @@ def test_practical_threshold_is_a_study_field():
     )
     with pytest.raises(StudyError, match="practical_threshold: must be a share"):
         parse_study({**data, "practical_threshold": 2}, "t.toml")
+
+
+def test_a_run_from_a_modified_working_tree_says_so_in_red_and_a_clean_one_does_not(report, tmp_path):
+    clean = (report.parent / "report.md").read_text()
+    assert "Modified working tree" not in clean and 'class="dirty"' not in report.read_text()
+    run = write_run(tmp_path / "run", name="dirty", game="alhambra", pair_seats=True, cells=CELLS[:1])
+    manifest = json.loads((run / "manifest.json").read_text())
+    manifest["git_commit"] = "0000000-dirty"
+    (run / "manifest.json").write_text(json.dumps(manifest))
+    index = write_report(run)
+    assert (
+        "> **Modified working tree:** This run was made from a modified working tree (git commit "
+        in (index.parent / "report.md").read_text()
+    )
+    html = index.read_text()
+    assert '<p class="dirty">' in html and ".dirty { color: #b00020" in html
+
+
+def test_the_advantage_parts_caption_averages_only_the_cells_shown_and_says_so(report):
+    md = (report.parent / "report.md").read_text()
+    caption = next(line for line in md.splitlines() if line.startswith("*The parts add up"))
+    assert "the plain mean over the 3 self-play cells shown" in caption
+    assert "(each cell counts once, across 2 player counts)" in caption
+    seats = next(line for line in md.splitlines() if line.startswith("*With 2 players seat"))
+    assert "the plain mean over its 2 cells" in seats

@@ -36,7 +36,8 @@ class Doc:
     def para(self, text: str, cls: str | None = None) -> None:
         attr = f' class="{cls}"' if cls else ""
         self.html.append(f"<p{attr}>{html.escape(text)}</p>")
-        self.md.append(f"> **Warning:** {text}\n" if cls == "warning" else f"{text}\n")
+        prefix = {"warning": "> **Warning:** ", "dirty": "> **Modified working tree:** "}.get(cls or "", "")
+        self.md.append(f"{prefix}{text}\n")
 
     def verdict(self, findings: list[Finding], scope: list[str]) -> None:
         """The verdict block: what was played, then one line per finding."""

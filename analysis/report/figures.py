@@ -6,6 +6,8 @@ their short names, and carries a one-line takeaway computed from the numbers it 
 
 from __future__ import annotations
 
+from typing import Any
+
 import matplotlib
 
 matplotlib.use("Agg")
@@ -84,11 +86,14 @@ def parts_plot(s: StudyAnalysis) -> DotPlot | None:
         for c in s.balance:
             r = s.advantage_row(c.id)
             dots.append(Dot(label, c.id, r[fields[0]], r[fields[1]], r[fields[2]]))
-    means = [s.advantage[p.estimate].mean() for p in parts]
+    balance = s.advantage.filter(pl.col("cell").is_in([c.id for c in s.balance]))
+    means = [float(balance[p.estimate].mean()) for p in parts]  # type: ignore[arg-type]
     takeaway = (
         "The parts add up to the raw advantage: "
-        + " and ".join(f"{p.label.split(' (')[0]} {pts(float(m))}" for p, m in zip(parts, means, strict=True))  # type: ignore[arg-type]
-        + " points on average over cells."
+        + " and ".join(f"{p.label.split(' (')[0]} {pts(m)}" for p, m in zip(parts, means, strict=True))
+        + f" points, the plain mean over the {balance.height} self-play cells shown"
+        + _over(s.balance)
+        + "."
     )
     return DotPlot(
         "advantage_parts",
@@ -103,6 +108,13 @@ def parts_plot(s: StudyAnalysis) -> DotPlot | None:
     )
 
 
+def _over(cells: list[Any]) -> str:
+    """``(each cell counts once, across 2 line-ups and 3 player counts)`` when the cells mix them."""
+    lineups, counts = len({c.lineup for c in cells}), len({c.n_players for c in cells})
+    mixed = [f"{lineups} line-ups"] * (lineups > 1) + [f"{counts} player counts"] * (counts > 1)
+    return f" (each cell counts once, across {' and '.join(mixed)})" if mixed else ""
+
+
 def seat_plots(s: StudyAnalysis) -> list[DotPlot]:
     """Win rate by seat, one plot per player count, around the fair share."""
     out = []
@@ -110,6 +122,7 @@ def seat_plots(s: StudyAnalysis) -> list[DotPlot]:
     for n in counts:
         cells = [c for c in s.balance if c.n_players == n]
         t = s.seats.filter(pl.col("cell").is_in([c.id for c in cells]))
+        over = f"the plain mean over its {len(cells)} cells" + _over(cells)
         dots = tuple(
             Dot(f"seat {k + 1}" + (" (start)" if k == 0 else ""), c.id, r["win_rate"], r["lo"], r["hi"])
             for k in range(n)
@@ -118,7 +131,7 @@ def seat_plots(s: StudyAnalysis) -> list[DotPlot]:
         )
         best = t.group_by("seat").agg(pl.col("win_rate").mean()).sort("win_rate", descending=True).row(0)
         takeaway = (
-            f"With {n} players seat {best[0] + 1} wins most often on average over cells ({pct(best[1])}); "
+            f"With {n} players seat {best[0] + 1} wins most often ({pct(best[1])}, {over}); "
             f"fair is {pct(1 / n)}."
         )
         name = "seat_win_rates" if len(counts) == 1 else f"seat_win_rates_p{n}"
@@ -147,19 +160,21 @@ def scores_plot(s: StudyAnalysis) -> DotPlot:
         for c in s.balance
         for r in s.scores.filter((pl.col("cell") == c.id) & (pl.col("seat") == k)).iter_rows(named=True)
     )
-    means = s.scores.group_by("seat").agg(pl.col("mean_score").mean()).sort("seat")
+    shown = s.scores.filter(pl.col("cell").is_in([c.id for c in s.balance]))
+    means = shown.group_by("seat").agg(pl.col("mean_score").mean()).sort("seat")
     top = means.sort("mean_score", descending=True).row(0)
+    over = f"the plain mean over the {len(s.balance)} cells shown" + _over(s.balance)
     return DotPlot(
         "scores_by_seat",
         "Mean final score by seat",
-        f"Seat {top[0] + 1} has the highest mean score on average over cells ({top[1]:.1f} points).",
+        f"Seat {top[0] + 1} has the highest mean score ({top[1]:.1f} points, {over}).",
         "final score, game points (95% CI)",
         dots,
     )
 
 
 def differences_plot(s: StudyAnalysis) -> DotPlot | None:
-    """Differences of the start player's win rate between cells (b − a), Holm-confirmed filled."""
+    """Differences of the start player's win rate between cells (b − a), Bonferroni-confirmed filled."""
     c = s.comparisons.filter(pl.col("metric") == "start_advantage") if s.comparisons.height else s.comparisons
     if not c.height:
         return None
@@ -172,15 +187,16 @@ def differences_plot(s: StudyAnalysis) -> DotPlot | None:
     return DotPlot(
         "differences",
         "Differences in the start player's win rate between cells",
-        f"{confirmed} of {c.height} differences are confirmed after Holm correction; {matters} of them lie "
+        f"{confirmed} of {c.height} differences are confirmed after Bonferroni correction; {matters} of them "
+        "lie "
         f"wholly outside the {threshold_words(s.threshold)} band.",
-        "difference b − a, points of win rate (95% CI)",
+        "difference b − a, points of win rate (simultaneous 95% CI)",
         dots,
         reference=0.0,
         reference_label="no difference",
         band=_band(s),
         percent=True,
-        hollow_label="not confirmed after Holm correction",
+        hollow_label="not confirmed after Bonferroni correction",
     )
 
 

@@ -49,8 +49,12 @@ def methods(doc: Doc, s: StudyAnalysis) -> None:
         "equal: chi-square goodness of fit (games), or a paired t-test (2 players) / Hotelling's T² "
         "(more) on per-deal seat differences.",
         "Multiple comparisons: every comparison between cells of a study (each metric, each pair of cells "
-        "with the same player count) forms one family, corrected with Holm's method; tables show "
-        "Holm-adjusted p-values, and values below 0.001 as < 0.001.",
+        "with the same player count; for a skill ladder, not its rungs against each other, which the "
+        "ladder's trend tests instead) forms one family, corrected with Bonferroni; each difference is "
+        "shown with the matching simultaneous interval (95% for the whole family), so an interval "
+        "excludes 0 exactly when the adjusted p-value is below 0.05. Comparisons with no variation in "
+        "either cell (every game the same length) are exact and left out of the family. Tables show "
+        "adjusted p-values, and values below 0.001 as < 0.001.",
         f"Practical threshold: {t} of win rate ({source}; a study sets it with practical_threshold, a share "
         "such as 0.02). An interval wholly beyond it 'matters'; one that excludes zero but reaches inside it "
         "is 'measurable' but not shown to matter; one that excludes zero and lies inside it differs 'too "
@@ -86,15 +90,50 @@ GLOSSARY = (
     ("points of win rate", "percentage points: 48.4% against 50% is −1.6 points"),
     ("95% CI", "95% confidence interval: the range of values the data leave plausible"),
     ("rules out", "a value outside the 95% interval is incompatible with the data"),
-    ("p (Holm)", "a p-value adjusted for the number of comparisons made (Holm's method)"),
+    ("p (Bonferroni)", "a p-value multiplied by the number of comparisons in the family (capped at 1)"),
+    (
+        "simultaneous 95% CI",
+        "intervals that hold their true values all together in 95% of studies (Bonferroni: each at 95%/m)",
+    ),
     ("measurably different", "the interval excludes 'no difference'"),
     ("matters", "the whole interval lies beyond the practical threshold"),
+)
+
+#: Terms of a skill ladder, shown when the study has one.
+LADDER_GLOSSARY = (
+    ("rung", "one agent of a skill ladder; every rung plays the balance question in self-play"),
+    (
+        "Elo",
+        "a strength scale from head-to-head games: 400 Elo more means winning about 91% of games; here "
+        "fitted (Bradley–Terry) from matches between neighbouring rungs, the lowest rung at 0",
+    ),
+    (
+        "chained Elo",
+        "a rung's Elo as the sum of the gaps between neighbours; matches between rungs that are not "
+        "neighbours check it",
+    ),
+    (
+        "slope per 100 Elo",
+        "how much a number changes per 100 Elo of agent strength, a straight line fitted over the top rungs",
+    ),
+    (
+        "converged",
+        "the top two rungs agree within the threshold and the slope over one Elo step stays within it: "
+        "stronger play within the ladder does not change the answer",
+    ),
+    ("still moving", "the slope's interval excludes 0: the number still changes with skill"),
+    ("not settled", "neither converged nor shown to move: more games are needed"),
+    (
+        "expert limit",
+        "where a saturating curve (exponential approach in Elo) fitted to the rungs levels off; given only "
+        "when the data support such a curve over a straight line",
+    ),
 )
 
 
 def glossary(doc: Doc, s: StudyAnalysis) -> None:
     doc.heading("Glossary")
-    terms = list(GLOSSARY) + list(section(s.game).glossary)
+    terms = list(GLOSSARY) + (list(LADDER_GLOSSARY) if s.rungs else []) + list(section(s.game).glossary)
     doc.table(["term", "meaning"], [[a, b] for a, b in terms])
 
 
@@ -135,6 +174,15 @@ def provenance(doc: Doc, s: StudyAnalysis) -> None:
     if game.provenance is not None:
         rows += game.provenance(s)
     doc.heading("Provenance")
+    commit = str(m.get("git_commit") or "")
+    build = str(m.get("versions", {}).get("build", ""))
+    if commit.endswith("-dirty") or "-dirty" in build:
+        doc.para(
+            "This run was made from a modified working tree (git commit "
+            f"{commit or build}): the code that played and analysed it is not exactly any commit. "
+            "Regenerate the run from a clean commit before publishing its numbers.",
+            "dirty",
+        )
     doc.table(["", "value"], [[k, str(v)] for k, v in rows])
     doc.table(
         ["cell", "id", "players", "agents", "variant", "games"],

@@ -111,15 +111,29 @@ def skill(doc: Doc, s: StudyAnalysis) -> None:
 
 
 def comparisons(doc: Doc, s: StudyAnalysis) -> None:
-    """Differences between cells of equal player count, Holm-corrected."""
+    """Differences between cells of equal player count, Bonferroni-corrected, simultaneous intervals."""
     doc.heading("Comparisons between cells")
     c = s.comparisons
+    family = int(c["in_family"].sum()) if c.height else 0
     if not c.height:
-        doc.para("No two cells with the same player count: nothing to compare.")
+        doc.para(
+            "The rungs of the skill ladder are compared by their trend against Elo (Skill ladder), not "
+            "pairwise; no other two cells share a player count."
+            if s.rungs
+            else "No two cells with the same player count: nothing to compare."
+        )
         return
     doc.para(
-        "Differences are b − a, with 95% intervals; p-values are Holm-corrected over all "
-        f"{c.height} comparisons of the study. Win rates and tie shares in points, margins in game "
+        f"Differences are b − a, with simultaneous 95% intervals over the {family} comparisons of the "
+        f"study (Bonferroni: each at {100 * (1 - 0.05 / max(family, 1)):.2f}%), read with "
+        "Bonferroni-adjusted p-values, so a difference is confirmed exactly when its interval excludes 0"
+        + (
+            f"; {c.height - family} comparisons with no variation in either cell (e.g. every game the "
+            "same length) are exact and left out of the family"
+            if family < c.height
+            else ""
+        )
+        + ". Win rates and tie shares in points, margins in game "
         "points, length in turns. 'Reading' compares the interval with the metric's threshold (see "
         "Methods)."
     )
@@ -128,8 +142,19 @@ def comparisons(doc: Doc, s: StudyAnalysis) -> None:
     for r in c.iter_rows(named=True):
         share = r["metric"] in ("start_advantage", "tie_share")
         diff = _pts(r, "diff", "lo", "hi") if share else Interval(r["diff"], r["lo"], r["hi"], 2)
-        rows.append([r["label"], r["label_a"], r["label_b"], diff, p_value(r["p_holm"]), SHORT[r["finding"]]])
-    doc.table(["metric", "a", "b", "difference b − a [95% CI]", "p (Holm)", "reading"], rows)
+        rows.append(
+            [
+                r["label"],
+                r["label_a"],
+                r["label_b"],
+                diff,
+                p_value(r["p_adj"]) if r["in_family"] else "exact",
+                SHORT[r["finding"]],
+            ]
+        )
+    doc.table(
+        ["metric", "a", "b", "difference b − a [simultaneous 95% CI]", "p (Bonferroni)", "reading"], rows
+    )
 
 
 def seats(doc: Doc, s: StudyAnalysis) -> None:

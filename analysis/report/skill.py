@@ -14,9 +14,9 @@ from matplotlib.lines import Line2D  # noqa: E402
 from matplotlib.patches import Patch  # noqa: E402
 
 from ..content import Interval  # noqa: E402
-from ..ladder_findings import convergence_sentence, status_words, takeaway  # noqa: E402
+from ..ladder_findings import ci_label, convergence_sentence, per_100_elo, status_words, takeaway  # noqa: E402
 from ..model import StudyAnalysis  # noqa: E402
-from ..skill import LadderMetric  # noqa: E402
+from ..skill import LadderMetric, fitted  # noqa: E402
 from .doc import Doc  # noqa: E402
 from .style import OKABE_ITO  # noqa: E402
 
@@ -34,7 +34,8 @@ def _interval(m: LadderMetric, est: float, lo: float, hi: float) -> Interval:
 def ladder_figure(m: LadderMetric, anchor: str) -> Figure | None:
     """x: each rung's Elo with its 95% interval; y: the metric with its 95% interval; grey band:
     the practical threshold around the fair value (advantages); hatched band: within the threshold
-    of the top rung (where the rung below must lie for the ladder to have converged)."""
+    of the top rung (where the rung below must lie for the ladder to have converged); dotted: the
+    fitted trend."""
     pts = [p for p in m.points if math.isfinite(p.elo)]
     if len(pts) < 2:
         return None
@@ -66,6 +67,12 @@ def ladder_figure(m: LadderMetric, anchor: str) -> Figure | None:
             ms=5,
             capsize=3,
         )
+    c = m.verdict
+    if c is not None and c.slope is not None and math.isfinite(c.slope.intercept):
+        fit = [m.points[i].elo for i in fitted(m.points)]
+        line = [(c.slope.intercept + c.slope.slope * x) * scale for x in (min(fit), max(fit))]
+        ax.plot([min(fit), max(fit)], line, color="black", lw=1, ls=":")
+        handles.append(Line2D([], [], color="black", lw=1, ls=":", label="trend over the fitted rungs"))
     # Each rung's name on a top axis above its point, slanted so that close rungs never overlap.
     names = ax.secondary_xaxis("top")
     names.set_xticks(xs, [p.agent for p in pts], fontsize=7)
@@ -100,6 +107,15 @@ def _rung_table(doc: Doc, s: StudyAnalysis, metrics: list[LadderMetric]) -> None
     doc.table(header, rows)
 
 
+def _limit(m: LadderMetric) -> str:
+    c = m.verdict
+    if c is None or c.limit is None or not c.limit.supported:
+        return "none (no extrapolation)"
+    k = 100 if m.percent else 1
+    lim = c.limit
+    return f"{lim.estimate * k:+.1f} [{lim.lo * k:+.1f}, {lim.hi * k:+.1f}]".replace("-", "−")
+
+
 def _verdict_table(doc: Doc, metrics: list[LadderMetric]) -> None:
     rows = []
     for m in metrics:
@@ -112,11 +128,26 @@ def _verdict_table(doc: Doc, metrics: list[LadderMetric]) -> None:
                 m.label,
                 f"{m.points[-1].agent} − {m.points[-2].agent}",
                 Interval(c.diff, c.lo, c.hi, 1, "points") if m.percent else Interval(c.diff, c.lo, c.hi, 2),
+                per_100_elo(m, c) if c.slope is not None else "not rated",
                 f"±{m.threshold * (100 if m.percent else 1):g}",
                 status_words(c),
+                _limit(m),
             ]
         )
-    doc.table(["question", "number", "top two rungs", "difference [95% CI]", "threshold", "verdict"], rows)
+    label = ci_label(metrics[0].verdict) if metrics and metrics[0].verdict else "95% CI"
+    doc.table(
+        [
+            "question",
+            "number",
+            "top two rungs",
+            f"difference [{label}]",
+            "trend",
+            "threshold",
+            "verdict",
+            "expert limit",
+        ],
+        rows,
+    )
 
 
 def ladder_section(doc: Doc, s: StudyAnalysis) -> None:
@@ -129,9 +160,15 @@ def ladder_section(doc: Doc, s: StudyAnalysis) -> None:
         f"Rungs, weakest first: {', '.join(ladder.rungs)}. Each rung plays the balance question in "
         "self-play; neighbouring rungs play each other (2 players, paired seats) to rate them in Elo "
         "(Bradley–Terry, "
-        f"{ladder.rungs[0]} = 0). A number has converged when the top two rungs agree within its threshold "
-        "(the difference's 95% interval lies inside ± the threshold); it is still moving when they differ; "
-        "otherwise it is not settled. Until a number converges, no rung's value is the game's property."
+        f"{ladder.rungs[0]} = 0); matches between rungs that are not neighbours, where played, check that "
+        "chained Elo. Each number gets a trend: a straight line against Elo over the top rungs (every rung "
+        "above the lowest when at least three remain), its slope with an interval clustered by deal (the "
+        "rungs play the same deals). A number has converged when the top two rungs agree within its "
+        "threshold and the slope times the top Elo step stays within it too; it is still moving when the "
+        "slope's interval excludes 0; otherwise it is not settled. All intervals of the ladder are "
+        "simultaneous over its numbers (Bonferroni). An expert limit is given only where a saturating curve "
+        "(exponential approach in Elo) fits the rungs better than the line. Until a number converges, no "
+        "rung's value is the game's property."
     )
     for note in ladder.notes:
         doc.para(note, "warning")

@@ -1,11 +1,16 @@
-"""Differences of key metrics between cells, Holm-corrected, with plain-words verdicts.
+"""Differences of key metrics between cells, Bonferroni-corrected, with plain-words verdicts.
 
 Each metric is reduced to one value per independent unit (game, or deal with
 ``pair_seats``); the difference of two cells' means gets a Welch t-interval and p-value
-(statsmodels ``CompareMeans``). All comparisons of a study form one family corrected with
-Holm's method (``multipletests(method="holm")``). Each comparison is also classed against the
-metric's practical threshold (``finding``: see :mod:`analysis.stats.practical`); a difference that
-Holm does not confirm is never called different.
+(statsmodels ``CompareMeans``). All comparisons of a study form one family of ``m`` tests,
+corrected with Bonferroni (each p-value times ``m``, capped at 1), and every interval is the
+matching *simultaneous* one, at level ``1 − alpha/m``: a difference is confirmed exactly when its
+interval excludes 0, so the intervals and the tests they are read with never disagree. A
+*degenerate* comparison (no variation in either cell, e.g. every game lasts 18 turns) is known
+exactly and is left out of the family (``in_family`` False, no p-value). Each comparison is also
+classed against the metric's practical threshold (``finding``: see
+:mod:`analysis.stats.practical`); a difference the correction does not confirm is never called
+different.
 """
 
 from __future__ import annotations
@@ -17,7 +22,6 @@ from typing import Any
 
 import numpy as np
 import polars as pl
-from statsmodels.stats.multitest import multipletests
 from statsmodels.stats.weightstats import CompareMeans, DescrStatsW
 
 from .intervals import ALPHA, unit_means
@@ -64,12 +68,16 @@ def metric_units(rows: pl.DataFrame, metric: Metric, *, paired: bool) -> np.ndar
     return metric.units(rows, game_table(rows), paired)
 
 
+def _degenerate(a: np.ndarray, b: np.ndarray) -> bool:
+    """No variation in either cell: the difference is known exactly, nothing to test."""
+    return bool(a.var() == 0 and b.var() == 0)
+
+
 def _welch(a: np.ndarray, b: np.ndarray, alpha: float) -> tuple[float, float, float, float]:
-    """Difference of means ``b - a`` with its interval and two-sided p-value."""
+    """Difference of means ``b - a`` with its ``1 - alpha`` interval and two-sided p-value."""
     diff = float(b.mean() - a.mean())
-    if a.var() == 0 and b.var() == 0:
-        # No variation in either cell: the difference is known exactly.
-        return diff, diff, diff, (1.0 if diff == 0 else 0.0)
+    if _degenerate(a, b):
+        return diff, diff, diff, float("nan")
     cm = CompareMeans(DescrStatsW(b), DescrStatsW(a))
     lo, hi = cm.tconfint_diff(alpha=alpha, usevar="unequal")
     _, p, _ = cm.ttest_ind(usevar="unequal")
@@ -84,11 +92,15 @@ def _verdict(
         word = "higher" if diff > 0 else "lower"
         size = f"a slightly {word} (below the ±{tol:.3g} that matters)" if abs(diff) < tol else f"a {word}"
         return (
-            f"{b} has {size} {metric.label} than {a} (difference {diff:+.3g}, 95% CI {lo:+.3g} to {hi:+.3g})"
+            f"{b} has {size} {metric.label} than {a} (difference {diff:+.3g}, simultaneous 95% CI "
+            f"{lo:+.3g} to {hi:+.3g})"
         )
     if -tol <= lo and hi <= tol:
         return f"no meaningful difference in {metric.label} (interval within ±{tol:.3g})"
-    return f"no detectable difference in {metric.label} at this sample size (95% CI {lo:+.3g} to {hi:+.3g})"
+    return (
+        f"no detectable difference in {metric.label} at this sample size (simultaneous 95% CI "
+        f"{lo:+.3g} to {hi:+.3g})"
+    )
 
 
 _SCHEMA = {
@@ -102,7 +114,8 @@ _SCHEMA = {
     "lo": pl.Float64,
     "hi": pl.Float64,
     "p_value": pl.Float64,
-    "p_holm": pl.Float64,
+    "p_adj": pl.Float64,
+    "in_family": pl.Boolean,
     "reject": pl.Boolean,
     "threshold": pl.Float64,
     "finding": pl.String,
@@ -132,8 +145,10 @@ def compare_cells(
     ``cells`` maps cell ids to their rows; ``labels`` names them in the verdicts (default: the
     ids); ``negligible`` overrides metrics' thresholds by name (e.g. the study's practical
     threshold for ``start_advantage``). Returns one row per comparison: ``metric``, ``label``,
-    ``cell_a``, ``cell_b``, ``mean_a``, ``mean_b``, ``diff`` (b - a), ``lo``, ``hi``, ``p_value``,
-    ``p_holm``, ``reject`` (at ``alpha`` after Holm), ``threshold``, ``finding`` and ``verdict``.
+    ``cell_a``, ``cell_b``, ``mean_a``, ``mean_b``, ``diff`` (b - a), ``lo``, ``hi`` (the
+    simultaneous interval), ``p_value``, ``p_adj`` (Bonferroni over the family), ``in_family``
+    (False: degenerate, left out), ``reject`` (``p_adj`` < ``alpha``), ``threshold``, ``finding``
+    and ``verdict``.
     """
     if negligible:
         metrics = tuple(replace(m, negligible=negligible.get(m.name, m.negligible)) for m in metrics)
@@ -142,41 +157,60 @@ def compare_cells(
         n_of = {k: int(v["seat"].to_numpy().max()) + 1 for k, v in cells.items()}
         pairs = [(a, b) for a, b in itertools.combinations(cells, 2) if n_of[a] == n_of[b]]
     units: dict[tuple[str, str], np.ndarray] = {}
-    recs: list[dict[str, Any]] = []
+    jobs: list[tuple[str, str, Metric, np.ndarray, np.ndarray]] = []
     for a, b in pairs:
         for m in metrics:
             for c in (a, b):
                 if (c, m.name) not in units:
                     units[(c, m.name)] = metric_units(cells[c], m, paired=paired)
-            ua, ub = units[(a, m.name)], units[(b, m.name)]
-            diff, lo, hi, p = _welch(ua, ub, alpha)
-            scale = float(np.concatenate([ua, ub]).mean())
-            recs.append(
-                {
-                    "metric": m.name,
-                    "label": m.label,
-                    "cell_a": a,
-                    "cell_b": b,
-                    "mean_a": float(ua.mean()),
-                    "mean_b": float(ub.mean()),
-                    "diff": diff,
-                    "lo": lo,
-                    "hi": hi,
-                    "p_value": p,
-                    "_scale": scale,
-                }
-            )
-    if not recs:
+            jobs.append((a, b, m, units[(a, m.name)], units[(b, m.name)]))
+    if not jobs:
         return pl.DataFrame(schema=_SCHEMA)
-    reject, p_holm, _, _ = multipletests([r["p_value"] for r in recs], alpha=alpha, method="holm")
-    by_name = {m.name: m for m in metrics}
-    for r, rej, ph in zip(recs, reject, p_holm, strict=True):
-        m = by_name[r["metric"]]
-        scale = r.pop("_scale")
-        r["p_holm"] = float(ph)
-        r["reject"] = bool(rej)
-        r["threshold"] = m.negligible * (abs(scale) if m.relative else 1.0)
-        r["finding"] = _finding(r["lo"], r["hi"], bool(rej), r["threshold"])
-        a, b = names.get(r["cell_a"], r["cell_a"]), names.get(r["cell_b"], r["cell_b"])
-        r["verdict"] = _verdict(m, a, b, r["diff"], r["lo"], r["hi"], bool(rej), scale)
-    return pl.DataFrame(recs)
+    family = sum(not _degenerate(ua, ub) for *_, ua, ub in jobs)
+    level = alpha / max(family, 1)
+    recs = [_record(a, b, m, ua, ub, level, family, names) for a, b, m, ua, ub in jobs]
+    return pl.DataFrame(recs, schema=_SCHEMA)
+
+
+def _record(
+    a: str,
+    b: str,
+    m: Metric,
+    ua: np.ndarray,
+    ub: np.ndarray,
+    level: float,
+    family: int,
+    names: Mapping[str, str],
+) -> dict[str, Any]:
+    """One comparison: the simultaneous interval at ``level`` (alpha / family size), the
+    Bonferroni p-value, the reading and the verdict."""
+    diff, lo, hi, p = _welch(ua, ub, level)
+    scale = float(np.concatenate([ua, ub]).mean())
+    in_family = not _degenerate(ua, ub)
+    p_adj = min(1.0, p * family) if in_family else float("nan")
+    reject = bool(p_adj < level * family) if in_family else diff != 0
+    threshold = m.negligible * (abs(scale) if m.relative else 1.0)
+    na, nb = names.get(a, a), names.get(b, b)
+    verdict = _verdict(m, na, nb, diff, lo, hi, reject, scale)
+    if not in_family:
+        verdict += (
+            "; no variation within either cell (the difference is exact), so left out of the test family"
+        )
+    return {
+        "metric": m.name,
+        "label": m.label,
+        "cell_a": a,
+        "cell_b": b,
+        "mean_a": float(ua.mean()),
+        "mean_b": float(ub.mean()),
+        "diff": diff,
+        "lo": lo,
+        "hi": hi,
+        "p_value": p,
+        "p_adj": p_adj,
+        "in_family": in_family,
+        "reject": reject,
+        "threshold": threshold,
+        "finding": _finding(lo, hi, reject, threshold),
+        "verdict": verdict,
+    }
