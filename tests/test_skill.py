@@ -324,11 +324,13 @@ def test_converged_needs_a_flat_trend_not_only_two_agreeing_rungs():
 def test_calibration_small_slope_intervals_cover_and_converged_is_rare_at_the_threshold():
     """A small version of bench/calibrate_trend.py (coin ladders with a known slope)."""
     import importlib.util
+    import sys
 
     path = pathlib.Path(__file__).resolve().parent.parent / "bench" / "calibrate_trend.py"
     spec = importlib.util.spec_from_file_location("calibrate_trend", path)
     assert spec is not None and spec.loader is not None
     bench = importlib.util.module_from_spec(spec)
+    sys.modules["calibrate_trend"] = bench  # dataclasses look their module up there
     spec.loader.exec_module(bench)
     Scenario, replicate = bench.Scenario, bench.replicate
 
