@@ -201,11 +201,6 @@ class StudyAnalysis:
         """A game-specific table (empty if the game or the study has none)."""
         return self.tables.get(name, pl.DataFrame())
 
-    @property
-    def dirk(self) -> pl.DataFrame:
-        """Alhambra: Dirk's record per cell with Dirk (empty otherwise)."""
-        return self.table("dirk")
-
     def advantage_row(self, cell_id: str) -> dict[str, Any]:
         """The ``advantage`` row of a cell."""
         return self.advantage.filter(pl.col("cell") == cell_id).row(0, named=True)

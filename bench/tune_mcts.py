@@ -31,7 +31,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from common import RESULTS, write  # noqa: E402
 from mcts_strength import interval, match  # noqa: E402
 
-GAMES = ["alhambra", "hiroba", "taluva", "titania", "maharaja"]
+import rust_core  # noqa: E402
+
+#: every game but the synthetic one
+GAMES = [g for g in rust_core.games() if g != "coin"]
 BASE = "c=0.2,bias=10,widen=0.5,widen_c=2,rollout=greedy"
 CANDIDATES = ["c=0.1", "c=0.5", "bias=3", "bias=30", "widen=0.3", "widen=0.7", "rollout=egreedy"]
 
