@@ -129,7 +129,8 @@ def test_default_tiles_are_packaged_and_valid():
 
 def test_schema_marks_tiles_as_a_path_option():
     schema = {o["name"]: o for o in rust_core.variant_schema("hiroba")}
-    assert set(schema) == {"rotate_tiles", "line_rule", "water_tiles", "tiles", "stones_on_start"}
+    rules = ["rotate_tiles", "line_rule", "water_tiles", "stones_on_start", "stone_turns"]
+    assert set(schema) == {*rules, "tiles"}
     assert [n for n, o in schema.items() if o["path"]] == ["tiles"]
     assert not any(o["path"] for o in rust_core.variant_schema("alhambra"))
 

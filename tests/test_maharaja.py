@@ -77,6 +77,10 @@ def test_replay_shows_wheels_travel_builds_and_scorings():
     assert len(rounds) == len(scorings) == rows[0]["rounds"]
     shown = [e for e in log["events"] if e["event"] == "turn"]
     assert all(len(e["wheel"]) == 2 for e in shown) and len(shown) == 3 * len(rounds)
+    # rule events name players by turn-order position, never by agent index
+    assert log["events"][0]["map"] == "built-in" and log["events"][0]["variant"]["gold"] == "hidden"
+    assert all("player" not in e for e in log["events"] if e["event"] != "action" or "by" in e)
+    assert sorted({e["position"] for e in shown}) == [0, 1, 2]
     assert "travel" in events and "game_end" in events
     text = format_log(log)
     assert "\\u" not in text
@@ -95,7 +99,9 @@ def test_default_map_is_packaged_and_valid():
 
 def test_schema_marks_map_as_a_path_option():
     schema = {o["name"]: o for o in rust_core.variant_schema("maharaja")}
-    assert set(schema) == {"short", "one_palace_per_city", "advanced_1", "advanced_2", "reveal", "map"}
+    rules = ["short", "one_palace_per_city", "advanced_1", "advanced_2", "reveal"]
+    readings = ["route", "gold", "powers", "repick"]
+    assert set(schema) == {*rules, *readings, "map"}
     assert [n for n, o in schema.items() if o["path"]] == ["map"]
 
 

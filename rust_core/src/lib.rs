@@ -15,6 +15,8 @@ pub mod games;
 pub mod options;
 pub mod registry;
 pub mod rng;
+#[cfg(test)]
+pub mod screen;
 
 #[cfg(feature = "python")]
 mod py;

@@ -8,7 +8,8 @@
 //! * [`scoring`]: kois, koi placement, gardens, totals; [`eval`]: the greedy evaluation.
 //! * [`variant`]: `rotate_tiles` (default true), `line_rule` (`any` | `last`),
 //!   `water_tiles` (`run` | `random`), `tiles` (null = built-in, or a file's content),
-//!   `stones_on_start` (`after_first_pebbles` | `anytime`).
+//!   `stones_on_start` (`after_first_pebbles` | `anytime`), `stone_turns` (`kept` |
+//!   `last_turn`).
 //! * [`record`]: output columns, action JSON, the event log.
 //!
 //! The rules as implemented, with every decision where the source leaves room: `RULES.md`

@@ -108,6 +108,8 @@ impl Record for Hiroba {
             "tile_set": if builtin { "built-in" } else { "custom" },
             "tile_set_fingerprint": format!("{:016x}", self.tile_set),
             "line_rule": match self.line_rule { LineRule::Any => "any", LineRule::Last => "last" },
+            "stones_on_start": if self.stones_anywhere { "anytime" } else { "after_first_pebbles" },
+            "stone_turns": if self.no_stone_turns { "last_turn" } else { "kept" },
             "tiles": tiles,
             "water_positions": (0..9).filter(|pos| self.board.water >> pos & 1 == 1).map(|p| p + 1).collect::<Vec<_>>(),
             "stones": self.players[..self.n].iter().map(|p| p.stones).collect::<Vec<_>>(),

@@ -17,7 +17,7 @@
 //! out of the pebble play, but keeps their place in turn order for their stones: on each
 //! later turn they only decide whether to place a stone, and a player with nothing to
 //! decide (out of pebble play and no stone, or no cell for one) is skipped, which is not a
-//! turn. A player who has placed all 9 pebbles is out of the pebble play the same way
+//! turn (with `stone_turns = last_turn` such a player gets no more turns at all). A player who has placed all 9 pebbles is out of the pebble play the same way
 //! (without passing). The game ends after a turn (its optional stone included) when no
 //! player still in the pebble play can place; then it is scored. [`Hiroba::turns`]
 //! counts completed turns.
@@ -152,6 +152,9 @@ pub struct Hiroba {
     /// Variant `stones_on_start = anytime`: stones may go on start cells before every
     /// player has placed a first pebble.
     pub stones_anywhere: bool,
+    /// Variant `stone_turns = last_turn`: a player out of the pebble play gets no more
+    /// (stone-only) turns.
+    pub no_stone_turns: bool,
     pub(super) log: Option<Vec<Value>>,
 }
 
@@ -179,6 +182,7 @@ impl Hiroba {
             outcome: None,
             tile_set,
             stones_anywhere: false,
+            no_stone_turns: false,
             log: None,
         };
         g.begin_turn_from(0);
@@ -334,7 +338,7 @@ impl Hiroba {
                 self.can_place = self.has_placement(q);
                 return;
             }
-            if stone_ok && self.players[q].stones > 0 {
+            if stone_ok && self.players[q].stones > 0 && !self.no_stone_turns {
                 self.current = q;
                 self.phase = Phase::Stone;
                 return;
@@ -500,6 +504,7 @@ impl Game for Hiroba {
         let board = deal(&v.tiles, Deal { rotate_tiles: v.rotate_tiles, water: v.water, n_players: n }, &mut rng);
         let mut g = Hiroba::from_board(board, n, v.line_rule, v.tiles.fingerprint());
         g.stones_anywhere = v.stones_anywhere;
+        g.no_stone_turns = v.no_stone_turns;
         g
     }
 

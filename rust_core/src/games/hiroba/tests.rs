@@ -205,7 +205,11 @@ fn variant_options_parse_and_reject_with_names() {
     let e = parse(&json!({"koi": 1}), 2, &Files::new()).unwrap_err();
     assert!(matches!(e, Error::UnknownOption { .. }), "{e}");
     assert!(e.to_string().contains("line_rule"), "lists the allowed options: {e}");
-    assert_eq!(Hiroba::variant_schema().len(), 5);
+    assert_eq!(Hiroba::variant_schema().len(), 6);
+    assert!(!v.no_stone_turns, "stone turns are kept by default");
+    assert!(parse(&json!({"stone_turns": "last_turn"}), 2, &Files::new()).unwrap().no_stone_turns);
+    let e = parse(&json!({"stone_turns": "never"}), 2, &Files::new()).unwrap_err().to_string();
+    assert!(e.contains("stone_turns") && e.contains("\"kept\" | \"last_turn\""), "{e}");
     let paths: Vec<_> = Hiroba::variant_schema().iter().filter(|o| o.path).map(|o| o.to_json()).collect();
     assert_eq!(paths.len(), 1);
     assert_eq!((paths[0]["name"].as_str(), &paths[0]["path"]), (Some("tiles"), &json!(true)));
@@ -429,6 +433,36 @@ fn a_player_who_cannot_place_passes_once_then_keeps_stone_turns() {
     let mut m = Vec::new();
     g.metrics(1, &mut m);
     assert_eq!(m[6..8], [Some(1), Some(1)], "b placed 1 pebble and passed once");
+}
+
+#[test]
+fn with_stone_turns_last_turn_the_pass_turns_stone_is_the_last() {
+    let mut g = fixed(2, LineRule::Any);
+    g.no_stone_turns = true;
+    g.put_pebble(0, rc(1, 1), 5);
+    g.put_pebble(1, rc(8, 7), 3);
+    for c in cells((ROW[8] | COL[7]) & g.empty) {
+        block(&mut g, c);
+    }
+    g.begin_turn_from(1);
+    g.apply(g.current, Action::Pass);
+    // The pass turn still offers the stone (b keeps both, declining).
+    assert_eq!((g.current, g.phase), (1, Phase::Stone));
+    g.apply(g.current, Action::NoStone);
+    assert_eq!(g.players[1].stones, 1);
+    // From now on only a acts: b, out of the pebble play, has no more turns, stone or not.
+    let mut turns = 0;
+    while !g.is_terminal() {
+        assert_eq!((g.current, g.phase), (0, Phase::Pebble), "only a's pebble turns");
+        let a = actions(&g)[0];
+        g.apply(g.current, a);
+        if g.phase == Phase::Stone {
+            g.apply(g.current, Action::NoStone);
+        }
+        turns += 1;
+    }
+    assert!(turns > 0);
+    assert_eq!(g.players[1].stones, 1, "b's stone stays unplaced");
 }
 
 #[test]
@@ -863,4 +897,14 @@ fn invariants_hold_in_random_play() {
     if games >= 1_000 {
         assert!(passes > 0 && out_stones > 0, "the run reaches passing");
     }
+}
+
+/// The start-player screen of every switch (greedy, 2 players, paired seats; see
+/// `crate::screen`): `cargo test --release --lib start_player_by_switch -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn hiroba_start_player_by_switch() {
+    let lines = crate::screen::start_player_screen::<Hiroba>(2, crate::screen::games_from_env(), 28);
+    crate::screen::print_screen("hiroba", 2, &lines);
+    assert!(lines.len() >= 6);
 }

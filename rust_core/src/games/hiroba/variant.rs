@@ -35,6 +35,8 @@ pub struct Variant {
     pub tiles_source: String,
     /// `stones_on_start = anytime`: no guard on start cells for stones.
     pub stones_anywhere: bool,
+    /// `stone_turns = last_turn`: a player out of the pebble play has no more turns.
+    pub no_stone_turns: bool,
 }
 
 pub fn schema() -> Vec<OptionSpec> {
@@ -74,6 +76,13 @@ pub fn schema() -> Vec<OptionSpec> {
             description: "Stones may go on start cells only once every player still in the pebble play has placed a first pebble (after_first_pebbles, the engine's guard so a stone cannot take a player's only start cell), or at any time (anytime, the seed's letter: stones anywhere).",
             path: false,
         },
+        OptionSpec {
+            name: "stone_turns",
+            default: json!("kept"),
+            allowed: "\"kept\" | \"last_turn\"",
+            description: "A player out of the pebble play (passed, or all 9 pebbles placed) keeps their turns to place stones (kept, the engine's reading) or has no more turns: the stone of their pass turn (or last pebble's turn) is their last (last_turn).",
+            path: false,
+        },
     ]
 }
 
@@ -84,11 +93,12 @@ pub fn parse(value: &Value, n_players: usize, files: &Files) -> Result<Variant> 
     let line_rule = [LineRule::Any, LineRule::Last][o.choice("line_rule", &["any", "last"])?];
     let water = [WaterRule::Run, WaterRule::Random][o.choice("water_tiles", &["run", "random"])?];
     let stones_anywhere = o.choice("stones_on_start", &["after_first_pebbles", "anytime"])? == 1;
+    let no_stone_turns = o.choice("stone_turns", &["kept", "last_turn"])? == 1;
     let (tiles, tiles_source) = match o.file("tiles", files)? {
         None => (TileSet::builtin(), "built-in".to_string()),
         Some((path, text)) => (parse_tiles(&path, text)?, path),
     };
-    let v = Variant { rotate_tiles, line_rule, water, tiles, tiles_source, stones_anywhere };
+    let v = Variant { rotate_tiles, line_rule, water, tiles, tiles_source, stones_anywhere, no_stone_turns };
     check_feasible(&v, n_players)?;
     Ok(v)
 }

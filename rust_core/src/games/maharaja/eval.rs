@@ -3,7 +3,8 @@
 //! **Position value** of player `p` ([`Maharaja::position_value`]), in gold:
 //!
 //! * 30 per palace built (palaces decide the game; a palace costs 12);
-//! * gold held, 1 each (the first tie-break);
+//! * gold held, 1 each (the first tie-break); with `gold = hidden`, another player's gold
+//!   counts as the mean of the others' (`p` knows only their total);
 //! * the expected payout of the coming scorings with the points as they are now: the
 //!   Maharaja's city this round in full, the next two cities on the governor track at 0.5
 //!   and 0.25 (rank by points, ties to the lower character, paid by the payout table);
@@ -82,9 +83,16 @@ impl Maharaja {
         out
     }
 
-    /// Every player's position value (see the module docs); the turn potential counts only
-    /// for `me` (another player's wheel may be hidden from `me`).
+    /// Every player's position value as `me` sees it (see the module docs): the turn
+    /// potential counts only for `me` (another player's wheel may be hidden from `me`), and
+    /// with `gold = hidden` every other player counts the mean gold of the others.
     pub fn position_values(&self, me: usize) -> [f64; MAX_PLAYERS] {
+        self.values(me, self.readings.gold_hidden)
+    }
+
+    /// [`Maharaja::position_values`]; `blind`: the others' gold counted as their mean.
+    fn values(&self, me: usize, blind: bool) -> [f64; MAX_PLAYERS] {
+        let others_mean = self.others_gold(me) as f64 / (self.n - 1) as f64;
         let mut v = [0.0; MAX_PLAYERS];
         if !self.is_over() && self.round > 0 {
             for (c, w) in self.coming_cities() {
@@ -97,8 +105,9 @@ impl Maharaja {
         let near = self.village_weights();
         for (p, vp) in v.iter_mut().enumerate().take(self.n) {
             let village_houses: f64 = self.map.villages().map(|s| self.houses[s][p] as f64 * near[s]).sum();
+            let gold = if blind && p != me { others_mean } else { self.gold[p] as f64 };
             *vp += PALACE_VALUE * self.palaces_built[p] as f64
-                + self.gold[p] as f64
+                + gold
                 + village_houses
                 + 0.3 * self.supply[p] as f64
                 + 0.1 * self.quarry[p] as f64;
@@ -182,7 +191,7 @@ impl Maharaja {
                 let op = match op {
                     Op::House { site } => Op::House { site: class(site) },
                     Op::TwoHouses { second } => Op::TwoHouses { second: class(second) },
-                    Op::PalaceHouse { site } => Op::PalaceHouse { site: class(site) },
+                    Op::PalaceHouse { site, full_price } => Op::PalaceHouse { site: class(site), full_price },
                     Op::MoveHouse { from, to } => Op::MoveHouse { from: class(from), to: class(to) },
                     other => other,
                 };
@@ -324,7 +333,7 @@ impl Evaluate for Maharaja {
     /// Softmax of the position values (scale 15 gold, half a palace).
     fn win_estimate(&self) -> Option<Vec<f64>> {
         let n = self.n_players();
-        let v = self.position_values(self.turn_player);
+        let v = self.values(self.turn_player, false);
         let best = v[..n].iter().cloned().fold(f64::NEG_INFINITY, f64::max);
         let e: Vec<f64> = v[..n].iter().map(|x| ((x - best) / 15.0).exp()).collect();
         let sum: f64 = e.iter().sum();

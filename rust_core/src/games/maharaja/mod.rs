@@ -6,10 +6,11 @@
 //!   `rust_core/src/games/maharaja/maharaja_map.txt` is the engine's own (the printed map is not public).
 //! * [`state`]: the state, the set-up, rounds, scoring and the end; [`rules`]: legal
 //!   actions, turn steps, travel with tolls, and `impl Game` (with `determinize`: other
-//!   players' pending or unshown wheels are hidden); [`eval`]: the greedy evaluation and
+//!   players' pending or unshown wheels, and with `gold = hidden` how the others' gold is
+//!   split, are hidden); [`eval`]: the greedy evaluation and
 //!   `impl Evaluate`; [`record`]: metric columns, action JSON, the log (`impl Record`).
 //! * [`variant`]: `short`, `one_palace_per_city`, `advanced_1`, `advanced_2`, `reveal`,
-//!   `map`.
+//!   the readings `route`, `gold`, `powers`, `repick`, and `map`.
 //!
 //! Position 0 is the youngest player (first to take a character); `seat(p)` is the
 //! player's turn-order position at the start of the first round (by character), so seat 0

@@ -24,7 +24,7 @@ const METRICS: &[MetricSpec] = &[
     m("houses_moved", "houses moved (Move a house, the Builder)"),
     m("gold_end", "gold at the end (the first tie-break)"),
     m("first_character", "lowest character number (1-7) held when the first round began; 1 = Mogul"),
-    m("last_character", "lowest character number (1-7) held at the end"),
+    m("last_character", "lowest character number (1-7) held at the end; 8 = none (repick = own_turn, the card taken after the player's last turn)"),
     m("characters_held", "characters held at the end (more than 1 only with advanced_2)"),
     m("forfeits", "wheel actions forfeited (each paid 2 gold to every other player)"),
     m("tolls_paid", "gold paid in tolls to other players (the Wandering Monk's tolls are paid by the bank)"),
@@ -58,17 +58,24 @@ impl Maharaja {
     pub fn op_json(&self, _p: usize, op: &Op) -> Value {
         let name = WHEEL_NAMES[op.wheel() as usize];
         match *op {
-            Op::Gold | Op::Quarry | Op::Palace => json!({"action": name}),
+            Op::Gold | Op::Quarry | Op::Palace { full_price: false } => json!({"action": name}),
+            Op::Palace { full_price: true } => json!({"action": name, "full_price": true}),
             Op::House { site } => json!({"action": name, "site": self.site_json(site)}),
             Op::TwoHouses { second } => json!({"action": name, "second": self.site_json(second)}),
             Op::MoveHouse { from, to } => {
                 json!({"action": name, "from": self.site_json(from), "to": self.site_json(to)})
             }
-            Op::PalaceHouse { site } => json!({"action": name, "site": self.site_json(site)}),
+            Op::PalaceHouse { site, full_price } => {
+                let mut e = json!({"action": name, "site": self.site_json(site)});
+                if full_price {
+                    e["full_price"] = json!(true);
+                }
+                e
+            }
             Op::Governor { city } => json!({"action": name, "city": self.map.names[city as usize]}),
             Op::Character { take, give } => json!({"action": name, "take": CHARACTER_NAMES[take as usize],
                 "give": if give == NONE { Value::Null } else { json!(CHARACTER_NAMES[give as usize]) }}),
-            Op::Recruit { from } => json!({"action": "recruit", "from": from}),
+            Op::Recruit { from } => json!({"action": "recruit", "from_position": from}),
         }
     }
 }
@@ -120,7 +127,18 @@ impl Record for Maharaja {
             Action::Wheel { first, second } => {
                 json!({"type": "wheel", "actions": [WHEEL_NAMES[first as usize], WHEEL_NAMES[second as usize]]})
             }
-            Action::Travel { city } => json!({"type": "travel", "city": self.map.names[city as usize]}),
+            Action::Travel { city, route, own_toll } => {
+                let mut e = json!({"type": "travel", "city": self.map.names[city as usize]});
+                if self.readings.choose_route {
+                    e["route"] = json!(route);
+                }
+                if own_toll {
+                    e["own_toll"] = json!(true);
+                }
+                e
+            }
+            Action::Power { card, used } => json!({"type": "power", "used": used,
+                "character": format!("{} {}", card + 1, CHARACTER_NAMES[card as usize])}),
             Action::Do { op, by } => {
                 let mut e = self.op_json(p, &op);
                 e["type"] = json!("action");
@@ -136,6 +154,7 @@ impl Record for Maharaja {
     }
 
     fn enable_log(&mut self) {
+        let r = self.readings;
         let setup = json!({
             "event": "setup",
             "players": self.n,
@@ -144,7 +163,14 @@ impl Record for Maharaja {
             "track": self.track_json(),
             "variant": {"short": self.short, "one_palace_per_city": self.one_palace_per_city,
                         "advanced_1": self.advanced_1, "advanced_2": self.advanced_2,
-                        "reveal": match self.reveal { Reveal::Turn => "turn", Reveal::Together => "together" }},
+                        "reveal": match self.reveal { Reveal::Turn => "turn", Reveal::Together => "together" },
+                        "route": if r.choose_route { "choose" } else { "first" },
+                        "gold": if r.gold_hidden { "hidden" } else { "public" },
+                        "powers": if r.powers_optional { "optional" } else { "always" },
+                        "repick": if r.repick_own_turn { "own_turn" } else { "at_once" },
+                        "map": if &*self.map_source == "built-in" { Value::Null } else { json!(&*self.map_source) }},
+            "map": &*self.map_source,
+            "gold": self.gold[..self.n].to_vec(),
         });
         self.log = Some(vec![setup]);
     }

@@ -9,6 +9,9 @@ use crate::options::{Files, OptionSpec};
 use crate::rng::{below, Rng};
 use serde_json::{json, Value};
 
+/// Most cheapest routes to one city searched for `route = choose`.
+pub const MAX_ROUTES: usize = 64;
+
 /// The cheapest routes of one player from their architect's city.
 #[derive(Debug, Clone, Copy)]
 pub struct Routes {
@@ -72,54 +75,128 @@ impl Maharaja {
         cost != i32::MAX && (self.holds(p, MONK) || cost <= self.gold[p])
     }
 
+    /// The toll `p` owes on road `ri` (`None`: closed, a village on it holds no house).
+    fn road_toll(&self, p: usize, ri: usize) -> Option<i32> {
+        self.map.roads[ri].villages().map(|v| self.village_toll(p, v)).sum()
+    }
+
+    /// The roads of the first cheapest route to `city` (from `city` back to the architect).
+    fn first_route(&self, r: &Routes, city: usize) -> Vec<u8> {
+        let mut out = Vec::new();
+        let mut at = city;
+        while r.via[at] != u8::MAX {
+            out.push(r.via[at]);
+            at = self.map.roads[r.via[at] as usize].other(at);
+        }
+        out
+    }
+
+    /// Gold `p` owes each owner along a route (roads as listed).
+    pub fn route_payments(&self, p: usize, roads: &[u8]) -> [i32; MAX_PLAYERS] {
+        let mut pay = [0; MAX_PLAYERS];
+        for &ri in roads {
+            for v in self.map.roads[ri as usize].villages() {
+                if self.houses[v][p] == 0 {
+                    for (q, owed) in pay.iter_mut().enumerate().take(self.n) {
+                        *owed += self.houses[v][q] as i32;
+                    }
+                }
+            }
+        }
+        pay
+    }
+
+    /// `route = choose`: the equally cheap routes of `p` to `city` that pay different owners
+    /// (one route per distinct payment, the first found of each; roads from `city` back to
+    /// the architect; the first [`MAX_ROUTES`] cheapest routes are searched).
+    pub fn route_choices(&self, p: usize, r: &Routes, city: usize) -> Vec<Vec<u8>> {
+        let mut all = Vec::new();
+        self.cheapest_paths(p, r, city, &mut Vec::new(), 1 << city, &mut all);
+        let mut seen: Vec<[i32; MAX_PLAYERS]> = Vec::with_capacity(all.len());
+        all.retain(|roads| {
+            let pay = self.route_payments(p, roads);
+            let new = !seen.contains(&pay);
+            seen.push(pay);
+            new
+        });
+        all
+    }
+
+    /// Depth-first from `at` back to the architect over roads on which a cheapest route
+    /// can arrive (cost of the far end + the road's toll = cost here), cities not repeated.
+    fn cheapest_paths(&self, p: usize, r: &Routes, at: usize, path: &mut Vec<u8>, seen: u32, out: &mut Vec<Vec<u8>>) {
+        if at == self.architect[p] as usize {
+            out.push(path.clone());
+            return;
+        }
+        for &ri in &self.map.city_roads[at] {
+            if out.len() >= MAX_ROUTES {
+                return;
+            }
+            let o = self.map.roads[ri as usize].other(at);
+            if seen >> o & 1 == 1 || r.cost[o] == i32::MAX {
+                continue;
+            }
+            if self.road_toll(p, ri as usize).is_some_and(|t| r.cost[o] + t == r.cost[at]) {
+                path.push(ri);
+                self.cheapest_paths(p, r, o, path, seen | 1 << o, out);
+                path.pop();
+            }
+        }
+    }
+
     /// Cities `p` may travel to now (bit set).
     pub fn travel_targets(&self, p: usize) -> u32 {
         if self.moved {
             return 0;
         }
-        let r = self.routes(p);
+        self.targets_by(p, &self.routes(p))
+    }
+
+    /// Cities `p` may travel to by the routes `r` (bit set).
+    fn targets_by(&self, p: usize, r: &Routes) -> u32 {
         let here = self.architect[p] as usize;
         (0..N_CITIES).filter(|&c| c != here && self.affordable(p, r.cost[c])).fold(0, |m, c| m | 1 << c)
     }
 
-    /// Moves `p`'s architect to `city` by the cheapest route, paying the tolls.
-    pub(crate) fn travel(&mut self, p: usize, city: usize) {
+    /// Moves `p`'s architect to `city` by cheapest route number `route` (see
+    /// [`Action::Travel`]), paying the tolls (the bank pays for the Monk's holder unless
+    /// `own_toll`).
+    pub(crate) fn travel(&mut self, p: usize, city: usize, route: usize, own_toll: bool) {
         let r = self.routes(p);
         debug_assert!(self.affordable(p, r.cost[city]), "unaffordable route");
-        let monk = self.holds(p, MONK);
-        let mut at = city;
-        let mut path = Vec::new();
-        while r.via[at] != u8::MAX {
-            let road = self.map.roads[r.via[at] as usize];
-            for v in road.villages() {
-                if self.houses[v][p] > 0 {
-                    continue;
-                }
-                for q in 0..self.n {
-                    let k = self.houses[v][q] as i32;
-                    if k > 0 {
-                        if monk {
-                            self.take_from_bank(q, k);
-                        } else {
-                            self.gold[p] -= k;
-                            self.gold[q] += k;
-                            self.stats[p].tolls_paid += k as u16;
-                        }
-                        self.stats[q].tolls_received += k as u16;
-                    }
-                }
+        let roads = if self.readings.choose_route {
+            self.route_choices(p, &r, city).swap_remove(route)
+        } else {
+            self.first_route(&r, city)
+        };
+        let pay = self.route_payments(p, &roads);
+        let monk = self.holds(p, MONK) && !own_toll;
+        for (q, &k) in pay.iter().enumerate().take(self.n).filter(|(_, &k)| k > 0) {
+            if monk {
+                self.take_from_bank(q, k);
+            } else {
+                self.gold[p] -= k;
+                self.gold[q] += k;
+                self.stats[p].tolls_paid += k as u16;
             }
-            path.push(at);
-            at = road.other(at);
+            self.stats[q].tolls_received += k as u16;
         }
         let from = self.architect[p] as usize;
         self.architect[p] = city as u8;
         self.moved = true;
         self.log_event(|g| {
-            let mut cities: Vec<&str> = vec![g.map.names[from].as_str()];
-            cities.extend(path.iter().rev().map(|&c| g.map.names[c].as_str()));
-            json!({"event": "travel", "player": p, "route": cities, "toll": r.cost[city],
-                   "toll_paid_by": if monk { "bank" } else { "player" }, "gold": g.gold[..g.n].to_vec()})
+            let mut at = city;
+            let mut cities: Vec<&str> = vec![g.map.names[city].as_str()];
+            for &ri in &roads {
+                at = g.map.roads[ri as usize].other(at);
+                cities.push(g.map.names[at].as_str());
+            }
+            debug_assert_eq!(at, from);
+            cities.reverse();
+            json!({"event": "travel", "position": p, "route": cities, "toll": r.cost[city],
+                   "paid_to": pay[..g.n].to_vec(), "toll_paid_by": if monk { "bank" } else { "player" },
+                   "gold": g.gold[..g.n].to_vec()})
         });
     }
 
@@ -157,6 +234,11 @@ impl Maharaja {
             && self.city_palaces[c] < self.palace_spaces()
             && !(self.one_palace_per_city && self.palaces[c][p] > 0)
             && self.gold[p] >= self.palace_cost(p)
+    }
+
+    /// `powers = optional`: whether the Artisan's holder may also pay the full price.
+    fn full_price_open(&self, p: usize) -> bool {
+        self.readings.powers_optional && self.holds(p, ARTISAN) && self.gold[p] >= PALACE_COST
     }
 
     // ------------------------------------------------------------- which steps are open
@@ -217,6 +299,9 @@ impl Maharaja {
     }
 
     fn turn_kinds(&self, p: usize) -> u32 {
+        if self.power_offer != 0 {
+            return 1 << KIND_POWER;
+        }
         let mut k = 1 << KIND_END;
         if self.travel_targets(p) != 0 {
             k |= 1 << KIND_TRAVEL;
@@ -258,9 +343,15 @@ impl Maharaja {
 
     fn turn_actions(&self, p: usize, kind: Option<u32>, out: &mut Vec<Action>) {
         let want = |k: u32| kind.is_none_or(|x| x == k);
+        if self.power_offer != 0 {
+            if want(KIND_POWER) {
+                let card = self.power_offer.trailing_zeros() as u8;
+                out.extend([true, false].map(|used| Action::Power { card, used }));
+            }
+            return;
+        }
         if want(KIND_TRAVEL) {
-            let t = self.travel_targets(p);
-            out.extend((0..N_CITIES).filter(|c| t >> c & 1 == 1).map(|c| Action::Travel { city: c as u8 }));
+            self.travel_actions(p, out);
         }
         let mut sources = [None; 3];
         for (slot, w) in self.remaining.iter().enumerate() {
@@ -289,6 +380,26 @@ impl Maharaja {
         }
         if want(KIND_END) {
             out.push(Action::EndTurn);
+        }
+    }
+
+    /// Travel to each city `p` can reach: one action per route choice, and (`powers =
+    /// optional`) the Monk's holder paying the tolls himself where he can.
+    fn travel_actions(&self, p: usize, out: &mut Vec<Action>) {
+        if self.moved {
+            return;
+        }
+        let r = self.routes(p);
+        let t = self.targets_by(p, &r);
+        let own = self.readings.powers_optional && self.holds(p, MONK);
+        for c in (0..N_CITIES).filter(|c| t >> c & 1 == 1) {
+            let routes = if self.readings.choose_route { self.route_choices(p, &r, c).len() } else { 1 };
+            let pay_own = own && r.cost[c] > 0 && r.cost[c] <= self.gold[p];
+            for route in 0..routes as u8 {
+                for own_toll in [false, true].into_iter().take(1 + pay_own as usize) {
+                    out.push(Action::Travel { city: c as u8, route, own_toll });
+                }
+            }
         }
     }
 
@@ -334,16 +445,26 @@ impl Maharaja {
                 }
             }
             QUARRY => push(out, Op::Quarry),
-            PALACE => push(out, Op::Palace),
-            PALACE_HOUSE => {
-                if self.supply[p] > 0 && self.gold[p] > self.palace_cost(p) {
-                    self.house_sites(p, &mut sites);
-                    for &s in &sites {
-                        push(out, Op::PalaceHouse { site: s });
-                    }
+            PALACE => {
+                push(out, Op::Palace { full_price: false });
+                if self.full_price_open(p) {
+                    push(out, Op::Palace { full_price: true });
                 }
-                if by == Source::Wheel {
-                    push(out, Op::PalaceHouse { site: NONE });
+            }
+            PALACE_HOUSE => {
+                let full = [false, true].into_iter().take(1 + self.full_price_open(p) as usize);
+                for full_price in full {
+                    let cost = if full_price { PALACE_COST } else { self.palace_cost(p) };
+                    if self.supply[p] > 0 && self.gold[p] > cost {
+                        sites.clear();
+                        self.house_sites(p, &mut sites);
+                        for &s in &sites {
+                            push(out, Op::PalaceHouse { site: s, full_price });
+                        }
+                    }
+                    if by == Source::Wheel {
+                        push(out, Op::PalaceHouse { site: NONE, full_price });
+                    }
                 }
             }
             GOVERNOR => {
@@ -416,9 +537,9 @@ impl Maharaja {
         self.stats[p].houses_built += 1;
     }
 
-    fn build_palace(&mut self, p: usize) {
+    fn build_palace(&mut self, p: usize, full_price: bool) {
         let c = self.architect[p] as usize;
-        self.pay_bank(p, self.palace_cost(p));
+        self.pay_bank(p, if full_price { PALACE_COST } else { self.palace_cost(p) });
         if self.city_palaces[c] == 0 {
             self.central[c] = p as u8;
         }
@@ -458,9 +579,9 @@ impl Maharaja {
                 self.supply[p] += k;
                 partial = k < 2;
             }
-            Op::Palace => self.build_palace(p),
-            Op::PalaceHouse { site } => {
-                self.build_palace(p);
+            Op::Palace { full_price } => self.build_palace(p, full_price),
+            Op::PalaceHouse { site, full_price } => {
+                self.build_palace(p, full_price);
                 if site == NONE {
                     partial = true;
                 } else {
@@ -487,7 +608,7 @@ impl Maharaja {
         self.log_event(|g| {
             let mut e = g.op_json(p, &op);
             e["event"] = json!("action");
-            e["player"] = json!(p);
+            e["position"] = json!(p);
             e["by"] = json!(match by {
                 Source::Wheel => "wheel",
                 Source::Builder => "builder",
@@ -560,9 +681,44 @@ impl Maharaja {
                 self.bank_chars |= self.chars[p];
                 self.chars[p] = 1 << take;
                 self.chars[q] = 0;
-                self.phase = Phase::Refill;
-                self.actor = q;
+                if !self.readings.repick_own_turn {
+                    self.phase = Phase::Refill;
+                    self.actor = q;
+                }
             }
+        }
+    }
+
+    // ------------------------------------------------------------- hidden gold
+
+    /// The gold `observer` knows of: everyone's (`gold = public`), or their own and the total
+    /// of the others (`hidden`; a player's entry is `null`).
+    pub fn gold_seen_by(&self, observer: usize) -> Value {
+        if !self.readings.gold_hidden {
+            return json!(&self.gold[..self.n]);
+        }
+        let each: Vec<Value> =
+            (0..self.n).map(|q| if q == observer { json!(self.gold[q]) } else { Value::Null }).collect();
+        json!({"each": each, "others_total": self.others_gold(observer)})
+    }
+
+    /// The gold the players other than `observer` hold in all.
+    pub fn others_gold(&self, observer: usize) -> i32 {
+        (0..self.n).filter(|&q| q != observer).map(|q| self.gold[q]).sum()
+    }
+
+    /// Deals the others' total gold among them again (see `determinize`): first a high
+    /// bidder's bid, then each coin to a uniformly random other player.
+    fn deal_hidden_gold(&mut self, observer: usize, rng: &mut Rng) {
+        let others: Vec<usize> = (0..self.n).filter(|&q| q != observer).collect();
+        let mut left = self.others_gold(observer);
+        for &q in &others {
+            let bid = self.phase == Phase::Bid && self.auction.high_bidder as usize == q;
+            self.gold[q] = if bid { self.auction.high as i32 } else { 0 };
+            left -= self.gold[q];
+        }
+        for _ in 0..left {
+            self.gold[others[below(rng, others.len())]] += 1;
         }
     }
 
@@ -572,7 +728,7 @@ impl Maharaja {
         let without: u8 = (0..self.n).filter(|&q| self.chars[q] == 0).fold(0, |m, q| m | 1 << q);
         self.auction = Auction { starter: p as u8, card, high: 0, high_bidder: NONE, active: without };
         self.phase = Phase::Bid;
-        self.log_event(|_| json!({"event": "auction", "starter": p, "character": card + 1}));
+        self.log_event(|_| json!({"event": "auction", "position": p, "character": card + 1}));
     }
 
     /// A bid (or a pass) in the auction; the next bidder is the next active player clockwise.
@@ -584,13 +740,15 @@ impl Maharaja {
             }
             None => self.auction.active &= !(1 << p),
         }
-        self.log_event(|_| json!({"event": "bid", "player": p, "amount": amount}));
+        self.log_event(|_| json!({"event": "bid", "position": p, "amount": amount}));
         let a = self.auction;
         if a.active.count_ones() == 1 && a.high_bidder != NONE {
             let w = a.high_bidder as usize;
             self.pay_bank(w, a.high as i32);
             self.take_card_from_bank(w, a.card as usize);
-            self.log_event(|_| json!({"event": "auction_won", "player": w, "character": a.card + 1, "price": a.high}));
+            self.log_event(
+                |_| json!({"event": "auction_won", "position": w, "character": a.card + 1, "price": a.high}),
+            );
             self.next_auction();
             return;
         }
@@ -623,7 +781,8 @@ impl Game for Maharaja {
     type Variant = Variant;
 
     const NAME: &'static str = "maharaja";
-    const RULES_VERSION: u32 = 1;
+    /// 2: the readings `route`, `gold`, `powers` (default optional) and `repick`.
+    const RULES_VERSION: u32 = 2;
     const MIN_PLAYERS: usize = 2;
     const MAX_PLAYERS: usize = MAX_PLAYERS;
 
@@ -659,6 +818,7 @@ impl Game for Maharaja {
             }
             Phase::Bid if p == self.actor => 1 << KIND_AUCTION,
             Phase::Give if p == self.actor => 1 << KIND_PICK,
+            Phase::Sadhu if p == self.actor => 1 << KIND_POWER,
             Phase::StartHouses if p == self.actor => 1 << KIND_START_HOUSE,
             Phase::Wheel if self.wheel_set >> p & 1 == 0 => 1 << KIND_WHEEL,
             Phase::Turn if p == self.actor => self.turn_kinds(p),
@@ -697,6 +857,9 @@ impl Game for Maharaja {
                 }
             }
             Phase::Turn if p == self.actor => self.turn_actions(p, kind, out),
+            Phase::Sadhu if p == self.actor && want(KIND_POWER) => {
+                out.extend([true, false].map(|used| Action::Power { card: SADHU as u8, used }));
+            }
             _ => {}
         }
     }
@@ -716,21 +879,28 @@ impl Game for Maharaja {
         match (self.phase, a) {
             (Phase::Pick, Action::Pick { card }) => {
                 self.take_card_from_bank(p, card as usize);
-                self.log_event(|g| json!({"event": "pick", "player": p, "character": g.char_names(p)}));
+                self.log_event(|g| json!({"event": "pick", "position": p, "character": g.char_names(p)}));
                 self.after_setup_pick();
             }
             (Phase::Refill, Action::Pick { card }) => {
                 self.take_card_from_bank(p, card as usize);
-                self.log_event(|g| json!({"event": "refill", "player": p, "character": g.char_names(p)}));
+                self.log_event(|g| json!({"event": "refill", "position": p, "character": g.char_names(p)}));
                 self.phase = Phase::Turn;
-                self.actor = self.turn_player;
-                self.after_step();
+                if p == self.turn_player {
+                    // `repick = own_turn`: the pick opened the turn; the new card's powers follow.
+                    self.start_of_turn_powers(p);
+                } else {
+                    self.actor = self.turn_player;
+                    self.after_step();
+                }
             }
             (Phase::Give, Action::Give { card }) => {
                 let t = self.turn_player;
                 self.chars[p] &= !(1 << card);
                 self.chars[t] |= 1 << card;
-                self.log_event(|_| json!({"event": "recruited", "from": p, "to": t, "character": card + 1}));
+                self.log_event(
+                    |_| json!({"event": "recruited", "position": t, "from_position": p, "character": card + 1}),
+                );
                 self.phase = Phase::Turn;
                 self.actor = t;
                 self.after_step();
@@ -743,16 +913,31 @@ impl Game for Maharaja {
                 self.supply[p] -= 1;
                 self.to_place[p] -= 1;
                 self.log_event(
-                    |g| json!({"event": "start_house", "player": p, "site": g.map.site_name(village as usize)}),
+                    |g| json!({"event": "start_house", "position": p, "site": g.map.site_name(village as usize)}),
                 );
                 self.after_start_house();
             }
             (Phase::Wheel, Action::Wheel { first, second }) => self.set_wheel(p, first, second),
-            (Phase::Turn, Action::Travel { city }) => {
+            (Phase::Turn, Action::Travel { city, route, own_toll }) => {
                 self.steps += 1;
-                self.travel(p, city as usize);
+                self.travel(p, city as usize, route as usize, own_toll);
                 self.maybe_end_turn();
             }
+            (Phase::Turn, Action::Power { card, used }) => {
+                self.steps += 1;
+                self.power_offer &= !(1 << card);
+                if used {
+                    match card as usize {
+                        TRADER => self.take_from_bank(p, 1),
+                        _ => self.take_token(p),
+                    }
+                }
+                self.log_event(|_| {
+                    json!({"event": "power", "position": p,
+                           "character": format!("{} {}", card + 1, CHARACTER_NAMES[card as usize]), "used": used})
+                });
+            }
+            (Phase::Sadhu, Action::Power { used, .. }) => self.sadhu_decides(p, used),
             (Phase::Turn, Action::Do { op, by }) => {
                 self.steps += 1;
                 self.do_op(p, op, by);
@@ -787,7 +972,10 @@ impl Game for Maharaja {
     /// being set, other players' choices are forgotten (they choose again); during the turns,
     /// each unshown wheel of another player is replaced by a uniformly random one (any of the
     /// 45 pairs: nothing limits a wheel, so there is no pool to shuffle and `hidden` stays
-    /// empty). Gold and everything else is public (every payment is made in the open).
+    /// empty). With `gold = hidden` (and 3 or more players) the gold the other players hold
+    /// in all (public: the bank's payments are made in the open) is dealt among them again,
+    /// each coin to a uniformly random one of them, after a high bidder's bid (which they
+    /// must be able to pay). Everything else is public.
     fn determinize(&self, observer: usize, rng: &mut Rng) -> Self {
         let mut g = self.clone();
         g.log = None;
@@ -802,6 +990,9 @@ impl Game for Maharaja {
                 g.wheel[q] = [a.min(b), a.max(b)];
             }
         }
+        if self.readings.gold_hidden && self.n > 2 {
+            g.deal_hidden_gold(observer, rng);
+        }
         g
     }
 
@@ -813,7 +1004,7 @@ impl Game for Maharaja {
         let sites = self.map.n_sites();
         json!({
             "phase": format!("{:?}", self.phase), "actor": self.actor, "turn_player": self.turn_player,
-            "round": self.round, "gold": &self.gold[..n], "chars": &self.chars[..n], "bank_chars": self.bank_chars,
+            "round": self.round, "gold": self.gold_seen_by(observer), "chars": &self.chars[..n], "bank_chars": self.bank_chars,
             "houses": self.houses[..sites].iter().map(|h| h[..n].to_vec()).collect::<Vec<_>>(),
             "supply": &self.supply[..n], "quarry": &self.quarry[..n],
             "palaces": self.palaces.iter().map(|h| h[..n].to_vec()).collect::<Vec<_>>(),

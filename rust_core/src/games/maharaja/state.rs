@@ -11,14 +11,17 @@
 //!    character order, each player's turn is a sequence of their own decisions:
 //!    [`Action::Travel`] (at most once between two other steps), [`Action::Do`] (a wheel
 //!    action, the Builder's free house, or an action token), and [`Action::EndTurn`], which
-//!    forfeits whatever wheel actions are left. A player whose card is taken picks a new one
-//!    at once ([`Action::Pick`], their own decision inside the other player's turn); with
-//!    `advanced_2` a recruited player chooses the card they give ([`Action::Give`]).
-//! 3. The Maharaja's city is scored after the last turn; then the next round begins or the
-//!    game ends.
+//!    forfeits whatever wheel actions are left. With `powers = optional` a turn opens with
+//!    the Trader's and the Yogi's [`Action::Power`] decisions. A player whose card is taken
+//!    picks a new one at once ([`Action::Pick`], their own decision inside the other
+//!    player's turn), or with `repick = own_turn` as the first decision of their own turn;
+//!    with `advanced_2` a recruited player chooses the card they give ([`Action::Give`]).
+//! 3. The Maharaja's city is scored after the last turn (with `powers = optional` the
+//!    Sadhu's holder first decides on the power, [`Phase::Sadhu`]); then the next round
+//!    begins or the game ends.
 
 use super::map::{Map, N_CITIES, N_SCORING, START};
-use super::variant::{Reveal, Variant};
+use super::variant::{Readings, Reveal, Variant};
 use crate::rng::Rng;
 use serde_json::{json, Value};
 use std::sync::Arc;
@@ -81,7 +84,9 @@ pub const KIND_TRAVEL: u32 = 4;
 /// `KIND_OP + op` for a wheel action (also by the Builder or a token).
 pub const KIND_OP: u32 = 5;
 pub const KIND_END: u32 = KIND_OP + N_WHEEL as u32;
-pub const N_KINDS: u32 = KIND_END + 1;
+/// `powers = optional`: use a power or not ([`Action::Power`]).
+pub const KIND_POWER: u32 = KIND_END + 1;
+pub const N_KINDS: u32 = KIND_POWER + 1;
 
 /// Who pays for or grants an action step.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -111,11 +116,16 @@ pub enum Op {
         to: u8,
     },
     Quarry,
-    Palace,
+    /// A palace in the architect's city; `full_price`: the Artisan's holder pays 12
+    /// (`powers = optional`, the power not used).
+    Palace {
+        full_price: bool,
+    },
     /// A palace in the architect's city and a house at `site` (`NONE`: palace only, the
-    /// action counts as forfeited).
+    /// action counts as forfeited); `full_price` as for [`Op::Palace`].
     PalaceHouse {
         site: u8,
+        full_price: bool,
     },
     /// Move this city's governor 2 places down.
     Governor {
@@ -142,7 +152,7 @@ impl Op {
             Op::TwoHouses { .. } => TWO_HOUSES,
             Op::MoveHouse { .. } => MOVE_HOUSE,
             Op::Quarry => QUARRY,
-            Op::Palace => PALACE,
+            Op::Palace { .. } => PALACE,
             Op::PalaceHouse { .. } => PALACE_HOUSE,
             Op::Governor { .. } => GOVERNOR,
             Op::Character { .. } | Op::Recruit { .. } => CHARACTER,
@@ -175,9 +185,14 @@ pub enum Action {
         first: u8,
         second: u8,
     },
-    /// Move the architect to `city` by the cheapest route.
+    /// Move the architect to `city` by a cheapest route: `route` indexes the equally cheap
+    /// routes that pay different owners (`route = choose`; always 0 under `first`);
+    /// `own_toll`: the Wandering Monk's holder pays the tolls (`powers = optional`, the
+    /// power not used).
     Travel {
         city: u8,
+        route: u8,
+        own_toll: bool,
     },
     Do {
         op: Op,
@@ -188,6 +203,13 @@ pub enum Action {
     /// `advanced_2`: the recruited player gives character `card`.
     Give {
         card: u8,
+    },
+    /// `powers = optional`: use the power of character `card` (index) now or not: the
+    /// Trader's gold or the Yogi's token at the start of the turn, the Sadhu's points at a
+    /// scoring.
+    Power {
+        card: u8,
+        used: bool,
     },
 }
 
@@ -205,10 +227,14 @@ pub enum Phase {
     Wheel,
     /// `actor`'s turn.
     Turn,
-    /// `actor` (whose card was taken during `turn_player`'s turn) picks from the bank.
+    /// `actor` picks from the bank: their card was taken during `turn_player`'s turn, or
+    /// (`repick = own_turn`, `actor == turn_player`) their own turn opens with the pick.
     Refill,
     /// `advanced_2`: `actor` chooses the card recruited by `turn_player`.
     Give,
+    /// `powers = optional`: the Sadhu's holder `actor` decides whether their outer palaces
+    /// score 2 in this round's scoring.
+    Sadhu,
     Over,
 }
 
@@ -252,6 +278,9 @@ pub struct Maharaja {
     pub advanced_1: bool,
     pub advanced_2: bool,
     pub reveal: Reveal,
+    pub readings: Readings,
+    /// The `map` option as given: `"built-in"` or the path of the map file.
+    pub map_source: Arc<str>,
     pub phase: Phase,
     /// Whose decision it is (not used in the wheel decision).
     pub actor: usize,
@@ -291,6 +320,10 @@ pub struct Maharaja {
     pub character_done: bool,
     pub builder_used: bool,
     pub token_used: bool,
+    /// `powers = optional`: the start-of-turn powers still to decide (bit c = character c).
+    pub power_offer: u8,
+    /// `powers = optional`: the Sadhu's holder declined the power for this scoring.
+    pub sadhu_waived: bool,
     pub tokens: [u8; MAX_PLAYERS],
     pub bank_tokens: u8,
     pub auction: Auction,
@@ -337,6 +370,8 @@ impl Maharaja {
             advanced_1: v.advanced_1,
             advanced_2: v.advanced_2,
             reveal: v.reveal,
+            readings: v.readings,
+            map_source: Arc::from(v.map_source.as_str()),
             phase: if v.advanced_1 { Phase::Nominate } else { Phase::Pick },
             actor: 0,
             turn_player: 0,
@@ -366,6 +401,8 @@ impl Maharaja {
             character_done: false,
             builder_used: false,
             token_used: false,
+            power_offer: 0,
+            sadhu_waived: false,
             tokens: [0; MAX_PLAYERS],
             bank_tokens: if v.advanced_1 { TOKENS } else { 0 },
             auction: Auction { starter: 0, card: NONE, high: 0, high_bidder: NONE, active: 0 },
@@ -546,7 +583,8 @@ impl Maharaja {
             let one = self.chars[p].count_ones() == 1;
             let setting_up = matches!(self.phase, Phase::Pick | Phase::Nominate | Phase::Bid);
             let refilling = self.phase == Phase::Refill && p == self.actor;
-            if !(self.advanced_2 || one || setting_up || refilling) {
+            let waiting = self.readings.repick_own_turn && self.chars[p] == 0;
+            if !(self.advanced_2 || one || setting_up || refilling || waiting) {
                 return Err(format!("player {p}: holds {} characters", self.chars[p].count_ones()));
             }
         }
@@ -656,7 +694,7 @@ impl Maharaja {
     /// Starts the next player's turn in character order, or scores the round.
     pub(crate) fn begin_next_turn(&mut self) {
         let Some(p) = self.next_to_act() else {
-            self.score_round();
+            self.before_scoring();
             return;
         };
         self.phase = Phase::Turn;
@@ -668,23 +706,45 @@ impl Maharaja {
         self.character_done = false;
         self.builder_used = false;
         self.token_used = false;
+        self.power_offer = 0;
         let shown = self.revealed >> p & 1 == 0;
         self.revealed |= 1 << p;
-        if self.holds(p, TRADER) {
-            self.take_from_bank(p, 1);
-        }
-        if self.holds(p, YOGI) && self.bank_tokens > 0 {
-            self.bank_tokens -= 1;
-            self.tokens[p] += 1;
-        }
         self.log_event(|g| {
-            let mut e = json!({"event": "turn", "player": p, "characters": g.char_names(p), "gold": g.gold[p],
+            let mut e = json!({"event": "turn", "position": p, "characters": g.char_names(p), "gold": g.gold[p],
                                "architect": g.map.names[g.architect[p] as usize]});
             if shown {
                 e["wheel"] = json!(g.wheel_names(p));
             }
             e
         });
+        if self.chars[p] == 0 {
+            // `repick = own_turn`: the card was taken; the turn begins with a pick.
+            self.phase = Phase::Refill;
+            return;
+        }
+        self.start_of_turn_powers(p);
+    }
+
+    /// The Trader's gold and the Yogi's token at the start of `p`'s turn: taken at once, or
+    /// (`powers = optional`) offered as decisions.
+    pub(crate) fn start_of_turn_powers(&mut self, p: usize) {
+        let trader = self.holds(p, TRADER);
+        let yogi = self.holds(p, YOGI) && self.bank_tokens > 0;
+        if self.readings.powers_optional {
+            self.power_offer = (trader as u8) << TRADER | (yogi as u8) << YOGI;
+            return;
+        }
+        if trader {
+            self.take_from_bank(p, 1);
+        }
+        if yogi {
+            self.take_token(p);
+        }
+    }
+
+    pub(crate) fn take_token(&mut self, p: usize) {
+        self.bank_tokens -= 1;
+        self.tokens[p] += 1;
     }
 
     /// Ends the current turn: the wheel actions left are forfeited.
@@ -708,7 +768,7 @@ impl Maharaja {
                 self.take_from_bank(q, FORFEIT_GOLD);
             }
         }
-        self.log_event(|_| json!({"event": "forfeit", "player": p, "action": WHEEL_NAMES[wheel as usize]}));
+        self.log_event(|_| json!({"event": "forfeit", "position": p, "action": WHEEL_NAMES[wheel as usize]}));
     }
 
     pub(crate) fn take_from_bank(&mut self, p: usize, amount: i32) {
@@ -722,8 +782,30 @@ impl Maharaja {
         self.bank_out -= amount as i64;
     }
 
+    /// Before step 4 (`powers = optional`): the Sadhu's holder decides whether to use the
+    /// power when it can count (they have an outer palace in the scored city).
+    fn before_scoring(&mut self) {
+        let city = self.maharaja as usize;
+        if let Some(s) = self.holder(SADHU).filter(|_| self.readings.powers_optional) {
+            let outer = self.palaces[city][s] as i32 - (self.central[city] as usize == s) as i32;
+            if outer > 0 {
+                self.phase = Phase::Sadhu;
+                self.actor = s;
+                return;
+            }
+        }
+        self.score_round();
+    }
+
+    /// The Sadhu's decision, then the scoring.
+    pub(crate) fn sadhu_decides(&mut self, p: usize, used: bool) {
+        self.sadhu_waived = !used;
+        self.log_event(|_| json!({"event": "power", "position": p, "character": "3 Sadhu", "used": used}));
+        self.score_round();
+    }
+
     /// Step 4: scores the Maharaja's city, then starts the next round or ends the game.
-    fn score_round(&mut self) {
+    pub(crate) fn score_round(&mut self) {
         let city = self.maharaja as usize;
         let pts = self.city_points(city);
         let ranking = self.ranking(&pts);
@@ -733,6 +815,7 @@ impl Maharaja {
             self.stats[p].scoring_gold += gold as u16;
             self.stats[p].scorings_present += 1;
         }
+        self.sadhu_waived = false;
         if self.first_scored[city] == 0 {
             self.first_scored[city] = self.round;
         }
@@ -757,7 +840,7 @@ impl Maharaja {
         for (p, slot) in pts.iter_mut().enumerate().take(self.n) {
             let own = self.palaces[city][p] as i32;
             let central = (self.central[city] as usize == p) as i32;
-            let outer = if self.holds(p, SADHU) { 2 } else { 1 };
+            let outer = if self.holds(p, SADHU) && !self.sadhu_waived { 2 } else { 1 };
             let mut v = (self.architect[p] as usize == city) as i32
                 + self.houses[city][p] as i32
                 + 3 * central

@@ -15,6 +15,30 @@ pub enum Reveal {
     Together,
 }
 
+/// The readings where the sources differ (see `RULES.md`, "Readings"), as switches.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Readings {
+    /// `route = "choose"`: among equally cheap routes the mover chooses (whom to pay);
+    /// `"first"`: the first cheapest route found (roads in map-file order).
+    pub choose_route: bool,
+    /// `gold = "hidden"`: each player sees only their own gold and the total the others
+    /// hold; `"public"`: everyone's gold is known.
+    pub gold_hidden: bool,
+    /// `powers = "optional"`: each use of a character power is the holder's decision;
+    /// `"always"`: the Trader's gold, the Yogi's token, the Monk's tolls, the Artisan's
+    /// price and the Sadhu's points always apply.
+    pub powers_optional: bool,
+    /// `repick = "own_turn"`: a player whose card is taken picks a new one at the start of
+    /// their own next turn; `"at_once"`: at once, inside the taker's turn.
+    pub repick_own_turn: bool,
+}
+
+impl Readings {
+    /// The defaults: the project's English rules reference.
+    pub const DEFAULT: Readings =
+        Readings { choose_route: false, gold_hidden: true, powers_optional: true, repick_own_turn: false };
+}
+
 #[derive(Debug, Clone)]
 pub struct Variant {
     pub short: bool,
@@ -22,6 +46,7 @@ pub struct Variant {
     pub advanced_1: bool,
     pub advanced_2: bool,
     pub reveal: Reveal,
+    pub readings: Readings,
     pub map: Arc<Map>,
     /// `"built-in"` or the path the map was read from.
     pub map_source: String,
@@ -36,6 +61,7 @@ impl Variant {
             advanced_1: false,
             advanced_2: false,
             reveal: Reveal::Turn,
+            readings: Readings::DEFAULT,
             map: Arc::new(Map::builtin()),
             map_source: "built-in".into(),
         }
@@ -63,6 +89,34 @@ pub fn schema() -> Vec<OptionSpec> {
             path: false,
         },
         OptionSpec {
+            name: "route",
+            default: json!("first"),
+            allowed: "\"first\" | \"choose\"",
+            description: "Travel to a city always takes a cheapest route (least toll); among equally cheap routes the first found, roads in map-file order (first, the engine's reading; the reference is silent), or the mover chooses among equally cheap routes that pay different owners (choose, the seed lets the player take any road).",
+            path: false,
+        },
+        OptionSpec {
+            name: "gold",
+            default: json!("hidden"),
+            allowed: "\"hidden\" | \"public\"",
+            description: "Each player's gold is hidden from the others, who know only the total the others hold (hidden, the seed and the reference: 15 gold, hidden information) or known to everyone (public, as every payment is made in the open).",
+            path: false,
+        },
+        OptionSpec {
+            name: "powers",
+            default: json!("optional"),
+            allowed: "\"optional\" | \"always\"",
+            description: "Each use of a character power (the Trader's gold, the Yogi's token, the Monk's tolls, the Artisan's price, the Sadhu's points) is the holder's decision (optional, the seed and the reference) or always applies (always; the Builder's free step is a choice either way).",
+            path: false,
+        },
+        OptionSpec {
+            name: "repick",
+            default: json!("at_once"),
+            allowed: "\"at_once\" | \"own_turn\"",
+            description: "A player whose character is taken picks one from the bank at once, inside the taker's turn (at_once, the reference), or at the start of their own next turn, acting after every player holding a card (own_turn, the seed's letter).",
+            path: false,
+        },
+        OptionSpec {
             name: "map",
             default: Value::Null,
             allowed: "null (the engine's built-in map) | path of a map file",
@@ -77,6 +131,12 @@ pub fn parse(value: &Value, files: &Files) -> Result<Variant> {
     let schema = schema();
     let o = Options::new("maharaja", value, &schema)?;
     let reveal = [Reveal::Turn, Reveal::Together][o.choice("reveal", &["turn", "together"])?];
+    let readings = Readings {
+        choose_route: o.choice("route", &["first", "choose"])? == 1,
+        gold_hidden: o.choice("gold", &["public", "hidden"])? == 1,
+        powers_optional: o.choice("powers", &["always", "optional"])? == 1,
+        repick_own_turn: o.choice("repick", &["at_once", "own_turn"])? == 1,
+    };
     let (map, map_source) = match o.file("map", files)? {
         None => (Map::builtin(), "built-in".to_string()),
         Some((path, text)) => (parse_map(&path, text)?, path),
@@ -87,6 +147,7 @@ pub fn parse(value: &Value, files: &Files) -> Result<Variant> {
         advanced_1: o.boolean("advanced_1", false)?,
         advanced_2: o.boolean("advanced_2", false)?,
         reveal,
+        readings,
         map: Arc::new(map),
         map_source,
     })
