@@ -147,6 +147,7 @@ def test_more_games_extend_a_directory_and_another_study_is_refused(
     for cell in old["study"]["cells"]:
         cell["games"] = 1000
     old["finished"] = None
+    old["checksum"] = rundir.manifest.checksum(old)
     (out / "manifest.json").write_text(json.dumps(old))
     man = run_study(load_study(str(path), 40), out, workers=2, progress=False, quiet=True)
     assert [c.games for c in man.study.cells] == [100, 100]

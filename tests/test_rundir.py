@@ -79,6 +79,7 @@ def test_resume_refuses_a_changed_rules_version_or_agent_version(write_study, tm
     ):
         edited = json.loads(json.dumps(recorded))
         edited["engine"].update(change)
+        edited["checksum"] = rundir.manifest.checksum(edited)
         (out / rundir.MANIFEST).write_text(json.dumps(edited))
         before = _snapshot(out)
         assert cli.main(["run", str(path), "--out", str(out), "--no-progress"]) == 2
