@@ -10,6 +10,7 @@ authentication token is named as such with the settings that fix it.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import queue
@@ -19,7 +20,8 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 from .words import plural
@@ -44,6 +46,48 @@ ray.init(address=sys.argv[1], log_to_driver=False, logging_level=logging.ERROR)
 print("{PROBE_OK}", flush=True)
 ray.shutdown()
 """
+
+
+#: The token file a local Ray writes when token authentication is on and no token exists yet.
+TOKEN_FILE = Path.home() / ".ray" / "auth_token"
+
+
+@contextlib.contextmanager
+def interrupts_deferred() -> Iterator[None]:
+    """Holds Ctrl-C and SIGTERM while Ray starts (a signal in the middle of ``ray.init`` can crash
+    the process), then raises :class:`KeyboardInterrupt` if one came."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    caught: list[int] = []
+    previous = {
+        sig: signal.signal(sig, lambda s, f: caught.append(s)) for sig in (signal.SIGINT, signal.SIGTERM)
+    }
+    try:
+        yield
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+    if caught:
+        raise KeyboardInterrupt
+
+
+@contextlib.contextmanager
+def private_files() -> Iterator[None]:
+    """Files created meanwhile (Ray's token file, its session folder) are readable by their owner
+    only; a token file left world-readable by an earlier Ray is made private too."""
+    old = os.umask(0o077)
+    try:
+        yield
+    finally:
+        os.umask(old)
+        with contextlib.suppress(OSError):
+            if (
+                TOKEN_FILE.is_file()
+                and not TOKEN_FILE.is_symlink()
+                and TOKEN_FILE.stat().st_uid == os.getuid()
+            ):
+                os.chmod(TOKEN_FILE, 0o600)
 
 
 class RayUnavailable(RuntimeError):
@@ -167,11 +211,12 @@ class RaySession:
 
         t0 = time.perf_counter()
         if not ray.is_initialized():
-            if self.address:
-                self._join(self.address)
-            else:
-                self._start_local()
-            self._owned = True
+            with interrupts_deferred():
+                if self.address:
+                    self._join(self.address)
+                else:
+                    self._start_local()
+                self._owned = True  # set before a held Ctrl-C is raised: Ray is shut down then
             self._catch_sigterm()
         cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
         self.concurrency = self.workers or cpus
@@ -201,14 +246,15 @@ class RaySession:
         cpus = self.workers or os.cpu_count() or 1
         self.say(f"starting a local Ray with {plural(cpus, 'CPU')} (takes a few seconds) ...")
         # "local": always a private instance, even if a `ray start` cluster runs on this machine
-        ray.init(
-            address="local",
-            num_cpus=cpus,
-            include_dashboard=False,
-            log_to_driver=False,
-            logging_level=logging.ERROR,
-            configure_logging=True,
-        )
+        with private_files():
+            ray.init(
+                address="local",
+                num_cpus=cpus,
+                include_dashboard=False,
+                log_to_driver=False,
+                logging_level=logging.ERROR,
+                configure_logging=True,
+            )
 
     def _catch_sigterm(self) -> None:
         if threading.current_thread() is threading.main_thread():

@@ -28,6 +28,7 @@ from __future__ import annotations
 import hashlib
 import itertools
 import json
+import math
 import os
 import re
 import sys
@@ -40,14 +41,21 @@ from typing import Any
 import rust_core
 
 from .rundir import CellSpec, StudySpec
-from .rundir.layout import MAX_GAMES
+from .rundir.layout import MAX_GAMES, MAX_PLAYERS
+from .rundir.store import describe, read_regular
 
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover - exercised on 3.10 only
     import tomli as tomllib
 
-SAFE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*$")
+SAFE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,99}")  # matched whole (fullmatch)
+#: Most bytes of a study file, and of a file named by a path option (read once, whole).
+MAX_STUDY_BYTES = 1 << 20
+MAX_DATA_FILE_BYTES = 16 << 20
+MAX_DESCRIPTION = 2000
+#: Most cells a study may expand into (players x variants x options x line-ups).
+MAX_CELLS = 10_000
 TOP_KEYS = (
     "name",
     "description",
@@ -186,9 +194,15 @@ def path_options(game: str) -> frozenset[str]:
     return frozenset(o["name"] for o in rust_core.variant_schema(game) if o.get("path"))
 
 
+def read_data_file(path: str | os.PathLike[str]) -> bytes:
+    """The bytes of a file named by a path option: a regular file (never a FIFO or device) of at
+    most :data:`MAX_DATA_FILE_BYTES`; :class:`OSError` otherwise."""
+    return read_regular(Path(path), MAX_DATA_FILE_BYTES)
+
+
 def file_sha256(path: str | os.PathLike[str]) -> str:
-    """Hex SHA-256 of a file's bytes."""
-    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+    """Hex SHA-256 of a file's bytes (see :func:`read_data_file`)."""
+    return hashlib.sha256(read_data_file(path)).hexdigest()
 
 
 def resolve_path_value(value: Any, base_dir: Path, source: str, field_name: str) -> Any:
@@ -211,10 +225,9 @@ def resolve_path_value(value: Any, base_dir: Path, source: str, field_name: str)
             f"no such file: {where}; relative paths are resolved against {base_dir}",
         )
     try:
-        with open(path, "rb"):
-            pass
+        read_data_file(path)
     except OSError as exc:
-        raise StudyError(source, field_name, f"cannot read {where}: {exc.strerror or exc}") from None
+        raise StudyError(source, field_name, f"cannot read {where}: {describe(exc)}") from None
     return str(path)
 
 
@@ -229,6 +242,31 @@ def resolve_paths(
         else value
         for key, value in variant.items()
     }
+
+
+#: Deepest nesting of arrays and tables in a variant value.
+MAX_VALUE_DEPTH = 8
+
+
+def check_value(source: str, field_name: str, value: Any, depth: int = 0) -> None:
+    """Refuses a variant value that is not plain data: a TOML date or time, a non-finite number
+    (inf, nan), or arrays and tables nested deeper than :data:`MAX_VALUE_DEPTH`."""
+    if depth > MAX_VALUE_DEPTH:
+        raise StudyError(source, field_name, f"nested deeper than {MAX_VALUE_DEPTH} levels")
+    if isinstance(value, float) and not math.isfinite(value):
+        raise StudyError(source, field_name, f"must be a finite number, got {value}")
+    if isinstance(value, list):
+        for item in value:
+            check_value(source, field_name, item, depth + 1)
+    elif isinstance(value, dict):
+        for item in value.values():
+            check_value(source, field_name, item, depth + 1)
+    elif value is not None and not isinstance(value, (bool, int, float, str)):
+        raise StudyError(
+            source,
+            field_name,
+            f"must be a boolean, number, string, array or table, got {_type_name(value)} {str(value)!r}",
+        )
 
 
 def _type_name(value: Any) -> str:
@@ -294,9 +332,13 @@ def parse_study(
     ck.unknown_keys(data, TOP_KEYS, "")
     name = ck.string(data, "name")
     assert name is not None
-    if not SAFE_NAME.match(name):
-        raise ck.fail("name", f"{name!r} is not allowed; use letters, digits, '-' and '_'")
+    if not SAFE_NAME.fullmatch(name):
+        short = name if len(name) <= 60 else name[:60] + "..."
+        rule = "use 1 to 100 letters, digits, '-' and '_' (a letter or digit first)"
+        raise ck.fail("name", f"{short!r} is not allowed; {rule}")
     description = ck.string(data, "description", required=False) or ""
+    if len(description) > MAX_DESCRIPTION or "\n" in description:
+        raise ck.fail("description", f"must be one line of at most {MAX_DESCRIPTION} characters")
     game = ck.string(data, "game")
     allowed_games = rust_core.games()
     if game not in allowed_games:
@@ -321,6 +363,7 @@ def parse_study(
                 raise ck.fail(
                     f"{where}.{key}", f"unknown variant option of {game}; allowed: {', '.join(option_names)}"
                 )
+            check_value(source, f"{where}.{key}", options[key])
         return resolve_paths(game, options, base, source, where)
 
     common = check_options(data.get("variant", {}), "variant")
@@ -330,6 +373,7 @@ def parse_study(
                 raise StudyError(
                     "--variant", key, f"unknown variant option of {game}; allowed: {', '.join(option_names)}"
                 )
+            check_value("--variant", key, overrides[key])
         common = {**common, **resolve_paths(game, overrides, Path.cwd(), "--variant")}
 
     grid = data.get("grid")
@@ -343,8 +387,8 @@ def parse_study(
     if not isinstance(players, list) or not players:
         raise ck.fail("grid.players", f"must be a non-empty array of player counts, got {players!r}")
     for n in players:
-        if isinstance(n, bool) or not isinstance(n, int) or n < 1:
-            raise ck.fail("grid.players", f"player counts must be positive integers, got {n!r}")
+        if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= MAX_PLAYERS:
+            raise ck.fail("grid.players", f"player counts must be integers 1..{MAX_PLAYERS}, got {n!r}")
     if len(set(players)) != len(players):
         raise ck.fail("grid.players", f"repeated player count in {players}")
 
@@ -395,7 +439,7 @@ def parse_study(
         )
     presets: list[tuple[str, dict[str, Any]]] = []
     for pname, options in presets_raw.items():
-        if not SAFE_NAME.match(pname):
+        if not SAFE_NAME.fullmatch(pname):
             raise ck.fail(f"grid.variants.{pname}", "variant names use letters, digits, '-' and '_'")
         presets.append((pname, check_options(options, f"grid.variants.{pname}")))
     show_preset = "variants" in grid
@@ -417,6 +461,8 @@ def parse_study(
             )
         if not isinstance(values, list) or not values:
             raise ck.fail(f"grid.options.{key}", f"must be a non-empty array of values, got {values!r}")
+        for i, v in enumerate(values):
+            check_value(source, f"grid.options.{key}[{i}]", v)
         shown[key] = values
         if key in paths:
             values = [
@@ -424,6 +470,11 @@ def parse_study(
             ]
         axes.append((key, values))
 
+    count = len(players) * len(presets) * len(lineups)
+    for _, values in axes:
+        count *= len(values)
+    if count > MAX_CELLS:
+        raise ck.fail("grid", f"expands into {count:,} cells; at most {MAX_CELLS:,} are allowed")
     cells: list[Cell] = []
     for n in players:
         for pname, preset in presets:
@@ -526,8 +577,10 @@ def _parse_ladder(ck: _Checker, raw: Any, game: str) -> list[tuple[str, int | No
             if "agent" not in entry:
                 raise ck.fail(f"{where}.agent", 'missing (an agent spec, e.g. "mcts:iters=300")')
             games = entry.get("games")
-            if games is not None and (isinstance(games, bool) or not isinstance(games, int) or games < 1):
-                raise ck.fail(f"{where}.games", f"must be a positive integer, got {games!r}")
+            if games is not None and (
+                isinstance(games, bool) or not isinstance(games, int) or not 1 <= games <= MAX_GAMES
+            ):
+                raise ck.fail(f"{where}.games", f"must be an integer 1..{MAX_GAMES}, got {games!r}")
             where, entry = f"{where}.agent", entry["agent"]
         if not isinstance(entry, str):
             raise ck.fail(where, f"must be an agent spec string, got {_type_name(entry)} {entry!r}")
@@ -679,10 +732,14 @@ def parse_text(
     base_dir: Path | None = None,
     overrides: Mapping[str, Any] | None = None,
 ) -> Study:
+    if len(text) > MAX_STUDY_BYTES:
+        raise StudyError(source, "(file)", f"longer than {MAX_STUDY_BYTES:,} characters")
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise StudyError(source, "(toml)", f"malformed TOML: {exc}") from None
+    except RecursionError:
+        raise StudyError(source, "(toml)", "malformed TOML: arrays or tables nested too deeply") from None
     return parse_study(data, source, games_per_cell, base_dir, overrides)
 
 
@@ -695,11 +752,17 @@ def load_study(
     built-in: the built-in studies' folder); ``overrides`` as in :func:`parse_study`.
     """
     path = Path(spec)
-    if path.is_file():
+    try:
+        is_file = path.is_file()
+    except OSError as exc:
+        raise StudyError(spec[:200], "(study)", f"cannot read: {describe(exc)}") from None
+    if is_file:
         try:
-            text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            raise StudyError(str(path), "(file)", f"cannot read: {exc}") from None
+            text = read_regular(path, MAX_STUDY_BYTES).decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise StudyError(str(path), "(file)", f"cannot read: not UTF-8 at byte {exc.start}") from None
+        except OSError as exc:
+            raise StudyError(str(path), "(file)", f"cannot read: {describe(exc)}") from None
         return parse_text(text, str(path), games_per_cell, path.resolve().parent, overrides)
     if spec in builtin_names():
         folder = Path(str(resources.files("pipeline") / "studies"))

@@ -277,7 +277,7 @@ class RunCheck:
     #: (path as recorded, why): records that name no batch file of their cell and range (a
     #: damaged ledger line); they can never be satisfied and are retired by the writer.
     retired: list[tuple[str, str]] = field(default_factory=list)
-    #: Every live record of this study (the writer keeps the good ones when it repairs).
+    #: Every live record, of any study (the writer keeps only the good ones when it repairs).
     records: list[BatchRecord] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
 
@@ -361,7 +361,7 @@ def check_run(out: Path, study_hash: str, cells: Iterable[str]) -> RunCheck:
             check.bad.append((rec.path, verdict[1]))
         else:
             check.unreadable.append((rec.path, verdict[1]))
-    check.records = list(mine.values())
+    check.records = records
     _walk(out, study_hash, known, mine, check)
     return check
 
