@@ -87,7 +87,7 @@ class _Parser(argparse.ArgumentParser):
     """Usage errors as one line, exit status 2."""
 
     def error(self, message: str) -> NoReturn:
-        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+        self.exit(2, f"balancelab: error: {_line(message)} (see {self.prog} --help)\n")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -236,8 +236,17 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+#: Longest error line printed (a message quoting a huge input is cut).
+MAX_MESSAGE = 2000
+
+
+def _line(message: str) -> str:
+    message = message.replace("\n", " ")
+    return message if len(message) <= MAX_MESSAGE else message[:MAX_MESSAGE] + " ..."
+
+
 def fail(message: str) -> int:
-    print(f"balancelab: error: {message}", file=sys.stderr)
+    print(f"balancelab: error: {_line(message)}", file=sys.stderr)
     return 2
 
 
@@ -263,6 +272,8 @@ def write_report(
     except (IncompleteRun, RunFormatError, DuplicateKeys) as exc:
         return fail(str(exc))
     except OSError as exc:
+        if exc.filename is None and exc.strerror and exc.strerror.startswith("cannot write"):
+            return fail_run(exc.strerror)  # a RunWriteError names the file
         return fail_run(f"cannot write the report into {target}: {_reason(exc)}")
     if allow_partial:
         done, planned = verify_run(run_dir).share()
@@ -295,7 +306,7 @@ def _render(
 
 def fail_run(message: str) -> int:
     """A failure while running (not bad input): one line, exit status 1."""
-    print(f"balancelab: error: {message}", file=sys.stderr)
+    print(f"balancelab: error: {_line(message)}", file=sys.stderr)
     return 1
 
 
@@ -343,11 +354,9 @@ def cmd_run(args: argparse.Namespace) -> int:
     ) as exc:
         return fail(str(exc))
     except (RunWriteError, UnreadableData) as exc:
-        print(f"balancelab: error: {exc}; the batches written so far are kept", file=sys.stderr)
-        return 1
+        return fail_run(f"{exc}; the batches written so far are kept")
     except RayUnavailable as exc:
-        print(f"balancelab: error: {exc}", file=sys.stderr)
-        return 1
+        return fail_run(str(exc))
     except KeyboardInterrupt:
         print("interrupted; run the same command again to continue", file=sys.stderr)
         return 130

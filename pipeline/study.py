@@ -246,6 +246,32 @@ def resolve_paths(
 
 #: Deepest nesting of arrays and tables in a variant value.
 MAX_VALUE_DEPTH = 8
+#: Longest string, key and array a study may hold, and its deepest nesting.
+MAX_TEXT = 4096
+MAX_KEY = 200
+MAX_ITEMS = 10_000
+MAX_DEPTH = 12
+
+
+def check_sizes(source: str, value: Any, where: str = "", depth: int = 0) -> None:
+    """Refuses a parsed study holding anything larger than a study needs (a string longer than
+    :data:`MAX_TEXT`, a key longer than :data:`MAX_KEY`, an array of more than :data:`MAX_ITEMS`
+    items, nesting deeper than :data:`MAX_DEPTH`), naming the field, before any field is judged."""
+    name = where or "(toml)"
+    if depth > MAX_DEPTH:
+        raise StudyError(source, name, f"nested deeper than {MAX_DEPTH} levels")
+    if isinstance(value, str) and len(value) > MAX_TEXT:
+        raise StudyError(source, name, f"a string of {len(value):,} characters; at most {MAX_TEXT:,}")
+    if isinstance(value, list):
+        if len(value) > MAX_ITEMS:
+            raise StudyError(source, name, f"an array of {len(value):,} items; at most {MAX_ITEMS:,}")
+        for i, item in enumerate(value):
+            check_sizes(source, item, f"{where}[{i}]", depth + 1)
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            if len(key) > MAX_KEY:
+                raise StudyError(source, f"{where}.{key[:40]}...", f"a key longer than {MAX_KEY} characters")
+            check_sizes(source, item, f"{where}.{key}" if where else key, depth + 1)
 
 
 def check_value(source: str, field_name: str, value: Any, depth: int = 0) -> None:
@@ -329,6 +355,7 @@ def parse_study(
     """
     ck = _Checker(source)
     base = Path.cwd() if base_dir is None else base_dir
+    check_sizes(source, dict(data))
     ck.unknown_keys(data, TOP_KEYS, "")
     name = ck.string(data, "name")
     assert name is not None

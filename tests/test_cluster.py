@@ -120,3 +120,25 @@ def test_with_the_token_the_study_runs_on_both_nodes(
     got, want = read_run(out), expected_run(path)
     assert got.column_names == want.column_names
     assert all(got[c].equals(want[c]) for c in got.column_names)
+
+
+def test_ray_is_started_with_interrupts_held_and_its_token_file_private(tmp_path, monkeypatch):
+    import stat
+
+    from pipeline import cluster
+
+    token = tmp_path / ".ray" / "auth_token"
+    token.parent.mkdir()
+    token.write_text("secret")
+    token.chmod(0o644)
+    monkeypatch.setattr(cluster, "TOKEN_FILE", token)
+    with cluster.private_files():
+        created = tmp_path / "created-meanwhile"
+        created.write_text("x")
+    assert stat.S_IMODE(token.stat().st_mode) == 0o600
+    assert stat.S_IMODE(created.stat().st_mode) & 0o077 == 0
+    reached = []
+    with pytest.raises(KeyboardInterrupt), cluster.interrupts_deferred():
+        os.kill(os.getpid(), signal.SIGINT)
+        reached.append("after the signal")  # Ray's start is never cut in the middle
+    assert reached == ["after the signal"]
