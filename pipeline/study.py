@@ -607,7 +607,9 @@ def _parse_ladder(ck: _Checker, raw: Any, game: str) -> list[tuple[str, int | No
             if games is not None and (
                 isinstance(games, bool) or not isinstance(games, int) or not 1 <= games <= MAX_GAMES
             ):
-                raise ck.fail(f"{where}.games", f"must be an integer 1..{MAX_GAMES}, got {games!r}")
+                raise ck.fail(
+                    f"{where}.games", f"must be a positive integer up to {MAX_GAMES}, got {games!r}"
+                )
             where, entry = f"{where}.agent", entry["agent"]
         if not isinstance(entry, str):
             raise ck.fail(where, f"must be an agent spec string, got {_type_name(entry)} {entry!r}")
