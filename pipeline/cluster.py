@@ -90,6 +90,80 @@ def private_files() -> Iterator[None]:
                 os.chmod(TOKEN_FILE, 0o600)
 
 
+#: Runs beside a driver that started a local Ray: reads the Ray session's folder from stdin, waits
+#: for end of input (the driver closed it, or died: even SIGKILL closes it) and then kills what is
+#: left of that session (Ray's agents otherwise outlive a killed driver by 30-60 s).
+WATCHDOG = r"""
+import os, signal, sys, time
+session = sys.stdin.readline().strip().encode()
+sys.stdin.read()
+if not session:
+    sys.exit(0)
+for _ in range(3):
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit() or int(pid) == os.getpid():
+            continue
+        try:
+            if os.stat(f"/proc/{pid}").st_uid != os.getuid():
+                continue
+            with open(f"/proc/{pid}/cmdline", "rb") as fh:
+                found = session in fh.read()
+            if not found:  # agents rename themselves (ray::DashboardAgent) but keep its logs open
+                for fd in os.listdir(f"/proc/{pid}/fd"):
+                    try:
+                        if session in os.readlink(f"/proc/{pid}/fd/{fd}").encode():
+                            found = True
+                            break
+                    except OSError:
+                        continue
+            if found:
+                os.kill(int(pid), signal.SIGKILL)
+        except OSError:
+            pass
+    time.sleep(0.3)
+"""
+
+
+class Watchdog:
+    """Kills the leftovers of a local Ray session once its driver is gone (Linux only)."""
+
+    def __init__(self) -> None:
+        self.proc: subprocess.Popen[bytes] | None = None
+        if os.path.isdir("/proc"):
+            self.proc = subprocess.Popen(
+                [sys.executable, "-c", WATCHDOG],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+                start_new_session=True,  # a Ctrl-C to the driver's group must not stop it first
+            )
+
+    def watch(self, session_dir: str) -> None:
+        if self.proc is not None and self.proc.stdin is not None and session_dir:
+            self.proc.stdin.write(session_dir.encode() + b"\n")
+            self.proc.stdin.flush()
+
+    def release(self) -> None:
+        """After a clean shutdown: stragglers of the session are killed, then it ends."""
+        if self.proc is not None and self.proc.stdin is not None:
+            with contextlib.suppress(OSError):
+                self.proc.stdin.close()
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                self.proc.wait(timeout=5)
+            self.proc = None
+
+
+def _session_dir() -> str:
+    """The folder of the local Ray session this process started ('' if it cannot be told)."""
+    try:
+        import ray
+
+        node = getattr(ray._private.worker, "_global_node", None)
+        return str(node.get_session_dir_path()) if node is not None else ""
+    except Exception:  # noqa: BLE001 - an internal of Ray's: without it there is no watchdog
+        return ""
+
+
 class RayUnavailable(RuntimeError):
     """Ray could not be started, or the cluster at an address cannot be used."""
 
@@ -201,6 +275,7 @@ class RaySession:
         self.connect_timeout_s = connect_timeout_s
         self.concurrency: int | None = None
         self._owned = False
+        self._watchdog: Watchdog | None = None
         self._previous_sigterm: Any = None
 
     def start(self) -> int:
@@ -246,15 +321,22 @@ class RaySession:
         cpus = self.workers or os.cpu_count() or 1
         self.say(f"starting a local Ray with {plural(cpus, 'CPU')} (takes a few seconds) ...")
         # "local": always a private instance, even if a `ray start` cluster runs on this machine
-        with private_files():
-            ray.init(
-                address="local",
-                num_cpus=cpus,
-                include_dashboard=False,
-                log_to_driver=False,
-                logging_level=logging.ERROR,
-                configure_logging=True,
-            )
+        self._watchdog = Watchdog()
+        try:
+            with private_files():
+                ray.init(
+                    address="local",
+                    num_cpus=cpus,
+                    include_dashboard=False,
+                    log_to_driver=False,
+                    logging_level=logging.ERROR,
+                    configure_logging=True,
+                )
+        except BaseException:
+            self._watchdog.release()
+            self._watchdog = None
+            raise
+        self._watchdog.watch(_session_dir())
 
     def _catch_sigterm(self) -> None:
         if threading.current_thread() is threading.main_thread():
@@ -268,6 +350,9 @@ class RaySession:
 
         ray.shutdown()
         self._owned = False
+        if self._watchdog is not None:
+            self._watchdog.release()
+            self._watchdog = None
         if self._previous_sigterm is not None:
             signal.signal(signal.SIGTERM, self._previous_sigterm)
             self._previous_sigterm = None

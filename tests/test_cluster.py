@@ -142,3 +142,27 @@ def test_ray_is_started_with_interrupts_held_and_its_token_file_private(tmp_path
         os.kill(os.getpid(), signal.SIGINT)
         reached.append("after the signal")  # Ray's start is never cut in the middle
     assert reached == ["after the signal"]
+
+
+def test_the_watchdog_kills_what_is_left_of_a_ray_session_once_its_driver_is_gone(tmp_path):
+    from pipeline.cluster import Watchdog
+
+    session = tmp_path / "session_2099-01-01_00-00-00_000000_1"
+    session.mkdir()
+    left = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(120)", str(session)])
+    log = open(session / "agent.log", "w")  # noqa: SIM115 - held open by the renamed process below
+    renamed = subprocess.Popen(["sleep", "120"], stdout=log)  # its cmdline names no session: its log does
+    log.close()
+    bystander = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(120)", str(tmp_path)])
+    try:
+        dog = Watchdog()
+        dog.watch(str(session))
+        time.sleep(0.5)
+        assert left.poll() is None and renamed.poll() is None  # nothing is killed while the driver lives
+        dog.release()  # what the driver's death does too: its end of the pipe closes
+        assert left.wait(timeout=10) == -signal.SIGKILL and renamed.wait(timeout=10) == -signal.SIGKILL
+        assert bystander.poll() is None
+    finally:
+        for proc in (left, renamed, bystander):
+            proc.kill()
+            proc.wait()
