@@ -315,3 +315,26 @@ def test_the_report_onto_a_full_or_read_only_disk_is_one_line(small_run, capsys,
     err = capsys.readouterr().err
     _check(rc, err, (1,))
     assert os.strerror(getattr(errno, errno_name)) in err
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "named"),
+    [
+        ("variant.dirk", "nan", "variant.dirk: must be a finite number, got nan"),
+        ("variant.dirk", "inf", "variant.dirk: must be a finite number, got inf"),
+        ("variant.dirk", DATETIME, "variant.dirk: must be a boolean, number, string, array or table"),
+        ("name", '"evil\\n"', "name: must be 1 to 100 letters"),
+        ("grid.ladder", '["random", { agent = "greedy", games = 10000000000000 }]', "grid.ladder[1].games"),
+    ],
+)
+def test_refusals_name_the_field(tmp_path, capsys, field, value, named):
+    path = tmp_path / "study.toml"
+    path.write_text(_study(field, value))
+    assert cli.main(["run", str(path), "--out", str(tmp_path / "out")]) == 2
+    assert named in capsys.readouterr().err
+
+
+def test_a_non_finite_variant_on_the_command_line_names_the_option(tmp_path, capsys):
+    argv = ["replay", "alhambra", "--seed", "1", "--game-index", "0", "--variant", "dirk=NaN"]
+    assert cli.main(argv) == 2
+    assert "--variant: dirk: must be a finite number, got nan" in capsys.readouterr().err
