@@ -95,13 +95,14 @@ def private_files() -> Iterator[None]:
 #: left of that session (Ray's agents otherwise outlive a killed driver by 30-60 s).
 WATCHDOG = r"""
 import os, signal, sys, time
+driver = os.getppid()  # never killed: after a clean shutdown it still holds its own Ray log open
 session = sys.stdin.readline().strip().encode()
 sys.stdin.read()
 if not session:
     sys.exit(0)
 for _ in range(3):
     for pid in os.listdir("/proc"):
-        if not pid.isdigit() or int(pid) == os.getpid():
+        if not pid.isdigit() or int(pid) in (os.getpid(), driver):
             continue
         try:
             if os.stat(f"/proc/{pid}").st_uid != os.getuid():

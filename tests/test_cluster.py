@@ -150,6 +150,7 @@ def test_the_watchdog_kills_what_is_left_of_a_ray_session_once_its_driver_is_gon
     session = tmp_path / "session_2099-01-01_00-00-00_000000_1"
     session.mkdir()
     left = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(120)", str(session)])
+    own = open(session / "driver.log", "w")  # noqa: SIM115 - the driver (this process) holds one too
     log = open(session / "agent.log", "w")  # noqa: SIM115 - held open by the renamed process below
     renamed = subprocess.Popen(["sleep", "120"], stdout=log)  # its cmdline names no session: its log does
     log.close()
@@ -161,8 +162,9 @@ def test_the_watchdog_kills_what_is_left_of_a_ray_session_once_its_driver_is_gon
         assert left.poll() is None and renamed.poll() is None  # nothing is killed while the driver lives
         dog.release()  # what the driver's death does too: its end of the pipe closes
         assert left.wait(timeout=10) == -signal.SIGKILL and renamed.wait(timeout=10) == -signal.SIGKILL
-        assert bystander.poll() is None
+        assert bystander.poll() is None  # and this process, holding a log of the session, is alive
     finally:
+        own.close()
         for proc in (left, renamed, bystander):
             proc.kill()
             proc.wait()
