@@ -1,17 +1,21 @@
 """``balancelab``: run studies, list built-ins, replay single games, write reports.
 
 Exit status: 0 success, 1 failure while running (including a Ray cluster that cannot be reached
-or refuses the driver), 2 bad input (study file, options, directory).
+or refuses the driver, a full or read-only disk), 2 bad input (study file, options, directory).
+Every error is one line on stderr (``balancelab: error: ...``), never a traceback.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
+import shutil
 import sys
+import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TypeVar
+from typing import NoReturn, TypeVar
 
 from . import study as study_mod
 from .cluster import CONNECT_TIMEOUT_S, TCP_TIMEOUT_S
@@ -54,8 +58,14 @@ def _checked(convert: Callable[[str], T], ok: Callable[[T], bool], expected: str
     return parse
 
 
+#: Largest study seed and game index a command accepts (the engine's seed is 64-bit; game
+#: indices fit the 12-digit batch file names).
+MAX_SEED = study_mod.MAX_SEED
+MAX_GAME_INDEX = 10**12 - 1
+
 _positive = _checked(int, lambda v: v >= 1, "a positive integer")
-_non_negative = _checked(int, lambda v: v >= 0, "a non-negative integer")
+_seed = _checked(int, lambda v: 0 <= v <= MAX_SEED, f"an integer 0..{MAX_SEED}")
+_game_index = _checked(int, lambda v: 0 <= v <= MAX_GAME_INDEX, f"an integer 0..{MAX_GAME_INDEX}")
 _fraction = _checked(float, lambda v: 0 < v < 1, "a number in (0, 1)")
 _positive_float = _checked(float, lambda v: 0 < v < float("inf"), "a positive number of seconds")
 
@@ -73,8 +83,15 @@ class _Version(argparse.Action):
         parser.exit()
 
 
+class _Parser(argparse.ArgumentParser):
+    """Usage errors as one line, exit status 2."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"balancelab: error: {_line(message)} (see {self.prog} --help)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="balancelab",
         description="Seeded self-play simulation of board games, spread over Ray, landing in Parquet.",
         epilog=EXAMPLES,
@@ -169,10 +186,8 @@ def build_parser() -> argparse.ArgumentParser:
         "case the result is checked against the recorded rows.",
     )
     replay.add_argument("game", nargs="?", help="game name (not with --run)")
-    replay.add_argument("--seed", type=_non_negative, help="study seed (required with GAME)")
-    replay.add_argument(
-        "--game-index", type=_non_negative, required=True, help="index of the game in its cell"
-    )
+    replay.add_argument("--seed", type=_seed, help="study seed (required with GAME)")
+    replay.add_argument("--game-index", type=_game_index, required=True, help="index of the game in its cell")
     replay.add_argument(
         "--variant",
         nargs="*",
@@ -228,15 +243,24 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+#: Longest error line printed (a message quoting a huge input is cut).
+MAX_MESSAGE = 2000
+
+
+def _line(message: str) -> str:
+    message = message.replace("\n", " ")
+    return message if len(message) <= MAX_MESSAGE else message[:MAX_MESSAGE] + " ..."
+
+
 def fail(message: str) -> int:
-    print(f"balancelab: error: {message}", file=sys.stderr)
+    print(f"balancelab: error: {_line(message)}", file=sys.stderr)
     return 2
 
 
 def write_report(
     run_dir: Path, out_dir: Path | None, quiet: bool = False, allow_partial: bool = False
 ) -> int:
-    from .rundir import IncompleteRun, RunFormatError, verify_run
+    from .rundir import IncompleteRun, RunFormatError, read_manifest, verify_run
 
     try:
         from analysis.load import DuplicateKeys
@@ -245,12 +269,19 @@ def write_report(
         print("note: analysis.report is not available yet; no report written", file=sys.stderr)
         return 0
     target = out_dir or run_dir / "report"
-    if not quiet:
-        print(f"writing the report into {target} ...", file=sys.stderr, flush=True)
     try:
-        index = _write_report(run_dir, target, allow_partial=allow_partial)
+        read_manifest(run_dir)  # a damaged or foreign manifest: one line, before saying anything
+        if allow_partial and verify_run(run_dir).share()[0] == 0:
+            return fail(f"{run_dir}: no verified games yet; nothing to analyse")
+        if not quiet:
+            print(f"writing the report into {target} ...", file=sys.stderr, flush=True)
+        index = _render(run_dir, target, out_dir is None, allow_partial, _write_report)
     except (IncompleteRun, RunFormatError, DuplicateKeys) as exc:
         return fail(str(exc))
+    except OSError as exc:
+        if exc.filename is None and exc.strerror and exc.strerror.startswith("cannot write"):
+            return fail_run(exc.strerror)  # a RunWriteError names the file
+        return fail_run(f"cannot write the report into {target}: {_reason(exc)}")
     if allow_partial:
         done, planned = verify_run(run_dir).share()
         share = done / planned if planned else 0.0
@@ -258,6 +289,38 @@ def write_report(
     if not quiet:
         print(f"report: {index}")
     return 0
+
+
+def _render(
+    run_dir: Path, target: Path, inside_run: bool, allow_partial: bool, render: Callable[..., Path]
+) -> Path:
+    """Writes the report into a private temporary folder, then copies each file into ``target``
+    (temporary name, rename): a link in the way is replaced, never written through, and inside the
+    run no folder on the way is followed."""
+    from .rundir.store import atomic_write_bytes
+
+    root = run_dir if inside_run else target
+    scratch = Path(tempfile.mkdtemp(prefix="balancelab-report-"))
+    try:
+        index = render(run_dir, scratch, allow_partial=allow_partial)
+        for path in sorted(scratch.rglob("*")):
+            if path.is_file() and not path.is_symlink():
+                atomic_write_bytes(target / path.relative_to(scratch), path.read_bytes(), root=root)
+        return target / Path(index).relative_to(scratch)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
+def fail_run(message: str) -> int:
+    """A failure while running (not bad input): one line, exit status 1."""
+    print(f"balancelab: error: {_line(message)}", file=sys.stderr)
+    return 1
+
+
+def _reason(exc: OSError) -> str:
+    from .rundir.store import describe
+
+    return str(exc) if exc.strerror is None or not exc.filename else describe(exc)
 
 
 def cmd_run(args: argparse.Namespace) -> int:
@@ -301,11 +364,9 @@ def cmd_run(args: argparse.Namespace) -> int:
     ) as exc:
         return fail(str(exc))
     except (RunWriteError, UnreadableData) as exc:
-        print(f"balancelab: error: {exc}; the batches written so far are kept", file=sys.stderr)
-        return 1
+        return fail_run(f"{exc}; the batches written so far are kept")
     except RayUnavailable as exc:
-        print(f"balancelab: error: {exc}", file=sys.stderr)
-        return 1
+        return fail_run(str(exc))
     except KeyboardInterrupt:
         print("interrupted; run the same command again to continue", file=sys.stderr)
         return 130
@@ -424,7 +485,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command is None:  # bare `balancelab`: what it can do
         parser.print_help()
         return 0
-    return int(args.func(args))
+    try:
+        return int(args.func(args))
+    except KeyboardInterrupt:
+        print("interrupted; run the same command again to continue", file=sys.stderr)
+        return 130
+    except OSError as exc:  # a disk, a permission, a name too long: one line, never a traceback
+        where = f"{str(exc.filename)[:200]}: " if exc.filename else ""
+        return fail_run(f"{where}{_reason(exc)}")
+    except (RecursionError, MemoryError) as exc:
+        return fail(f"input too large or nested too deeply ({type(exc).__name__})")
+    except Exception as exc:  # noqa: BLE001 - a bug: still one line (BALANCELAB_DEBUG=1 shows where)
+        if os.environ.get("BALANCELAB_DEBUG"):
+            raise
+        return fail_run(
+            f"internal error ({type(exc).__name__}: {str(exc)[:300]}); please report it "
+            "(BALANCELAB_DEBUG=1 shows the traceback)"
+        )
 
 
 if __name__ == "__main__":

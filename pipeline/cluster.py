@@ -10,6 +10,7 @@ authentication token is named as such with the settings that fix it.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import queue
@@ -19,7 +20,8 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 from .words import plural
@@ -44,6 +46,123 @@ ray.init(address=sys.argv[1], log_to_driver=False, logging_level=logging.ERROR)
 print("{PROBE_OK}", flush=True)
 ray.shutdown()
 """
+
+
+#: The token file a local Ray writes when token authentication is on and no token exists yet.
+TOKEN_FILE = Path.home() / ".ray" / "auth_token"
+
+
+@contextlib.contextmanager
+def interrupts_deferred() -> Iterator[None]:
+    """Holds Ctrl-C and SIGTERM while Ray starts (a signal in the middle of ``ray.init`` can crash
+    the process), then raises :class:`KeyboardInterrupt` if one came."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    caught: list[int] = []
+    previous = {
+        sig: signal.signal(sig, lambda s, f: caught.append(s)) for sig in (signal.SIGINT, signal.SIGTERM)
+    }
+    try:
+        yield
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+    if caught:
+        raise KeyboardInterrupt
+
+
+@contextlib.contextmanager
+def private_files() -> Iterator[None]:
+    """Files created meanwhile (Ray's token file, its session folder) are readable by their owner
+    only; a token file left world-readable by an earlier Ray is made private too."""
+    old = os.umask(0o077)
+    try:
+        yield
+    finally:
+        os.umask(old)
+        with contextlib.suppress(OSError):
+            if (
+                TOKEN_FILE.is_file()
+                and not TOKEN_FILE.is_symlink()
+                and TOKEN_FILE.stat().st_uid == os.getuid()
+            ):
+                os.chmod(TOKEN_FILE, 0o600)
+
+
+#: Runs beside a driver that started a local Ray: reads the Ray session's folder from stdin, waits
+#: for end of input (the driver closed it, or died: even SIGKILL closes it) and then kills what is
+#: left of that session (Ray's agents otherwise outlive a killed driver by 30-60 s).
+WATCHDOG = r"""
+import os, signal, sys, time
+driver = os.getppid()  # never killed: after a clean shutdown it still holds its own Ray log open
+session = sys.stdin.readline().strip().encode()
+sys.stdin.read()
+if not session:
+    sys.exit(0)
+for _ in range(3):
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit() or int(pid) in (os.getpid(), driver):
+            continue
+        try:
+            if os.stat(f"/proc/{pid}").st_uid != os.getuid():
+                continue
+            with open(f"/proc/{pid}/cmdline", "rb") as fh:
+                found = session in fh.read()
+            if not found:  # agents rename themselves (ray::DashboardAgent) but keep its logs open
+                for fd in os.listdir(f"/proc/{pid}/fd"):
+                    try:
+                        if session in os.readlink(f"/proc/{pid}/fd/{fd}").encode():
+                            found = True
+                            break
+                    except OSError:
+                        continue
+            if found:
+                os.kill(int(pid), signal.SIGKILL)
+        except OSError:
+            pass
+    time.sleep(0.3)
+"""
+
+
+class Watchdog:
+    """Kills the leftovers of a local Ray session once its driver is gone (Linux only)."""
+
+    def __init__(self) -> None:
+        self.proc: subprocess.Popen[bytes] | None = None
+        if os.path.isdir("/proc"):
+            self.proc = subprocess.Popen(
+                [sys.executable, "-c", WATCHDOG],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+                start_new_session=True,  # a Ctrl-C to the driver's group must not stop it first
+            )
+
+    def watch(self, session_dir: str) -> None:
+        if self.proc is not None and self.proc.stdin is not None and session_dir:
+            self.proc.stdin.write(session_dir.encode() + b"\n")
+            self.proc.stdin.flush()
+
+    def release(self) -> None:
+        """After a clean shutdown: stragglers of the session are killed, then it ends."""
+        if self.proc is not None and self.proc.stdin is not None:
+            with contextlib.suppress(OSError):
+                self.proc.stdin.close()
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                self.proc.wait(timeout=5)
+            self.proc = None
+
+
+def _session_dir() -> str:
+    """The folder of the local Ray session this process started ('' if it cannot be told)."""
+    try:
+        import ray
+
+        node = getattr(ray._private.worker, "_global_node", None)
+        return str(node.get_session_dir_path()) if node is not None else ""
+    except Exception:  # noqa: BLE001 - an internal of Ray's: without it there is no watchdog
+        return ""
 
 
 class RayUnavailable(RuntimeError):
@@ -157,6 +276,7 @@ class RaySession:
         self.connect_timeout_s = connect_timeout_s
         self.concurrency: int | None = None
         self._owned = False
+        self._watchdog: Watchdog | None = None
         self._previous_sigterm: Any = None
 
     def start(self) -> int:
@@ -167,11 +287,12 @@ class RaySession:
 
         t0 = time.perf_counter()
         if not ray.is_initialized():
-            if self.address:
-                self._join(self.address)
-            else:
-                self._start_local()
-            self._owned = True
+            with interrupts_deferred():
+                if self.address:
+                    self._join(self.address)
+                else:
+                    self._start_local()
+                self._owned = True  # set before a held Ctrl-C is raised: Ray is shut down then
             self._catch_sigterm()
         cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
         self.concurrency = self.workers or cpus
@@ -201,14 +322,22 @@ class RaySession:
         cpus = self.workers or os.cpu_count() or 1
         self.say(f"starting a local Ray with {plural(cpus, 'CPU')} (takes a few seconds) ...")
         # "local": always a private instance, even if a `ray start` cluster runs on this machine
-        ray.init(
-            address="local",
-            num_cpus=cpus,
-            include_dashboard=False,
-            log_to_driver=False,
-            logging_level=logging.ERROR,
-            configure_logging=True,
-        )
+        self._watchdog = Watchdog()
+        try:
+            with private_files():
+                ray.init(
+                    address="local",
+                    num_cpus=cpus,
+                    include_dashboard=False,
+                    log_to_driver=False,
+                    logging_level=logging.ERROR,
+                    configure_logging=True,
+                )
+        except BaseException:
+            self._watchdog.release()
+            self._watchdog = None
+            raise
+        self._watchdog.watch(_session_dir())
 
     def _catch_sigterm(self) -> None:
         if threading.current_thread() is threading.main_thread():
@@ -222,6 +351,9 @@ class RaySession:
 
         ray.shutdown()
         self._owned = False
+        if self._watchdog is not None:
+            self._watchdog.release()
+            self._watchdog = None
         if self._previous_sigterm is not None:
             signal.signal(signal.SIGTERM, self._previous_sigterm)
             self._previous_sigterm = None

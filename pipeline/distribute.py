@@ -29,7 +29,8 @@ import rust_core
 
 from . import sink
 from .plan import Batch, BatchSizer, cut
-from .study import Cell, Study, StudyError
+from .rundir.store import describe
+from .study import Cell, Study, StudyError, read_data_file
 
 MAX_ATTEMPTS = 6
 
@@ -39,9 +40,9 @@ def read_files(study: Study) -> dict[str, bytes]:
     data: dict[str, bytes] = {}
     for path, digest in study.files.items():
         try:
-            blob = Path(path).read_bytes()
+            blob = read_data_file(path)
         except OSError as exc:
-            raise StudyError(study.source, "(files)", f"cannot read {path}: {exc}") from None
+            raise StudyError(study.source, "(files)", f"cannot read {path}: {describe(exc)}") from None
         if hashlib.sha256(blob).hexdigest() != digest:
             raise StudyError(
                 study.source,

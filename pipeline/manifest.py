@@ -5,6 +5,11 @@ directory belongs to one study played by one engine: running a different study i
 (:class:`ManifestMismatch`) or the same study with another rules version of the game or another
 version of an agent (:class:`EngineChanged`) is refused; more games per cell are allowed. Files
 given through path options are part of the study: a changed file (other SHA-256) is refused.
+
+A damaged manifest (its checksum does not match) is written again by a run only when what it
+still says about the games (the study's identity, the engine) is that of the study being run:
+then only fields that do not change the games (counts, times, prose, the practical threshold)
+can have been damaged, and the run restores them from the study and the data.
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ import rust_core
 from . import version
 from .rundir import EngineSpec, Manifest, read_manifest, write_manifest
 from .rundir.layout import data_dir, is_foreign_nonempty
+from .rundir.manifest import ManifestDamaged
 from .study import Study
 
 __all__ = ["EngineChanged", "ManifestMismatch", "check_compatible", "engine_of", "new", "read", "write"]
@@ -65,6 +71,27 @@ def engine_of(study: Study) -> EngineSpec:
 def read(out: Path) -> Manifest | None:
     """The manifest of ``out`` (:class:`pipeline.rundir.RunFormatError` if of another format)."""
     return read_manifest(out)
+
+
+def read_for(out: Path, study: Study) -> tuple[Manifest | None, str | None]:
+    """The manifest of ``out`` for a run of ``study``, and a note if it was damaged but may be
+    restored (see the module's docstring); a damaged manifest that may not is refused
+    (:class:`pipeline.rundir.manifest.ManifestDamaged`)."""
+    try:
+        return read_manifest(out), None
+    except ManifestDamaged as exc:
+        old = exc.manifest
+        if old is None or old.study.identity() != study.to_spec().identity():
+            raise ManifestDamaged(
+                f"{exc}; the damage may touch what decides the games (the study or the engine), so "
+                f"{out} cannot be continued: run the study into a new --out directory"
+            ) from None
+        if old.engine.changes(engine_of(study)):
+            raise ManifestDamaged(
+                f"{exc}; its engine versions differ from this engine's, so {out} cannot be "
+                "continued: run the study into a new --out directory"
+            ) from None
+        return old, f"{exc}; the study and the engine it names are intact: written again from the study"
 
 
 def write(out: Path, manifest: Manifest) -> None:

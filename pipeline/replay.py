@@ -13,28 +13,32 @@ from pathlib import Path
 from typing import Any
 
 import pyarrow.compute as pc
-import pyarrow.parquet as pq
 
 import rust_core
 
 from . import rundir
-from .study import file_sha256
+from .rundir.store import describe
+from .study import check_value, file_sha256
 
 #: A list of tables rendered longer than this is printed one table per line.
 LONG_LIST = 120
 
 
 def parse_variant(items: list[str]) -> dict[str, Any]:
-    """``["dirk=false", "dirk_tiles=[4,4,\"third\"]"]`` to options; values are JSON, else strings."""
+    """``["dirk=false", "dirk_tiles=[4,4,\"third\"]"]`` to options; values are JSON, else strings.
+    A value that is not plain data (``NaN``, ``1e999``, nested too deeply) is refused naming it."""
     variant: dict[str, Any] = {}
     for item in items:
         key, sep, raw = item.partition("=")
         if not sep or not key:
-            raise ValueError(f"--variant {item!r}: expected KEY=VALUE")
+            raise ValueError(f"--variant {item[:100]!r}: expected KEY=VALUE")
         try:
             variant[key] = json.loads(raw)
         except json.JSONDecodeError:
             variant[key] = raw
+        except RecursionError:
+            raise ValueError(f"--variant {key}: nested too deeply") from None
+        check_value("--variant", key, variant[key])
     return variant
 
 
@@ -127,14 +131,19 @@ def from_run(out: Path, cell_id: str, game_index: int) -> tuple[dict[str, Any], 
     if cell_id not in cells:
         raise ValueError(f"{out}: no cell {cell_id!r}; cells: {', '.join(cells)}")
     cell = cells[cell_id]
+    if not 0 <= game_index < cell.games:
+        raise ValueError(f"--game-index {game_index}: cell {cell_id} of {out} has games 0..{cell.games - 1}")
     for path, digest in study.files.items():
+        if path not in used_files(study):  # only files the cells name (a damaged manifest may say more)
+            raise ValueError(f"{out}: the manifest names {path[:200]!r}, a file no cell uses")
         try:
             now = file_sha256(path)
         except OSError as exc:
-            raise ValueError(f"{out}: the run read {path}, which cannot be read now: {exc}") from None
+            why = describe(exc)
+            raise ValueError(f"{out}: the run read {path}, which cannot be read now: {why}") from None
         if now != digest:
             raise ValueError(
-                f"{out}: {path} changed since the run (sha256 {digest[:12]}, now {now[:12]}); "
+                f"{out}: {path} changed since the run (its SHA-256 differs from the one recorded); "
                 "the replay would not be the recorded game"
             )
     log = rust_core.replay(
@@ -143,10 +152,15 @@ def from_run(out: Path, cell_id: str, game_index: int) -> tuple[dict[str, Any], 
     check = rundir.check_run(out, study.hash(), [cell_id])
     for rec in check.good:
         if rec.start <= game_index < rec.end:
-            table = pq.read_table(out / rec.path)
+            table = rundir.batches.read_table(out, rec.path)
             rows = table.filter(pc.equal(table[rundir.columns.GAME_INDEX], game_index))
             return log, sorted(rows.to_pylist(), key=lambda r: r[rundir.columns.PLAYER])
     return log, []
+
+
+def used_files(study: rundir.StudySpec) -> set[str]:
+    """Every text value of the cells' variants (the files the study's path options name are among them)."""
+    return {v for c in study.cells for v in c.variant.values() if isinstance(v, str)}
 
 
 def mismatches(log: dict[str, Any], recorded: list[dict[str, Any]]) -> list[str]:

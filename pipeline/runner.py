@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import math
+import os
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -18,6 +19,7 @@ from .distribute import Progress, read_files, run_batches
 from .plan import BatchSizer, missing_ranges
 from .rundir import MAX_GAMES, Manifest, RunWriteError
 from .rundir.layout import LOCK
+from .rundir.store import open_file
 from .study import Study, games_for
 
 DEFAULT_MAX_GAMES = 1_000_000
@@ -58,12 +60,15 @@ def check_options(
         raise RunOptionError("--precision", f"must be a number in (0, 1), got {precision}")
 
 
-def prepare(study: Study, out: Path) -> tuple[Study, Manifest | None]:
+def prepare(study: Study, out: Path, quiet: bool = True) -> tuple[Study, Manifest | None]:
     """Refuses a directory that is not a run of this study and engine, or files of the study
-    changed since it was loaded (:class:`StudyError`); returns the study and the old manifest."""
+    changed since it was loaded (:class:`StudyError`); returns the study and the old manifest
+    (a damaged one only where it may be restored, said unless ``quiet``)."""
     if out.exists() and not out.is_dir():
         raise manifest.ManifestMismatch(f"--out {out}: exists and is not a directory")
-    old = manifest.read(out)
+    old, note = manifest.read_for(out, study)
+    if note is not None and not quiet:
+        _warn(f"note: {note}")
     manifest.check_compatible(out, study, old)
     read_files(study)
     return study, old
@@ -86,8 +91,8 @@ class DirectoryBusy(ValueError):
 @contextlib.contextmanager
 def exclusive(out: Path) -> Iterator[None]:
     """Holds ``out/.lock`` for the run (released by the OS even if the process is killed)."""
-    try:
-        fh = open(out / LOCK, "w")  # closed by the with below, after the lock is released
+    try:  # never through a link, never truncated: the lock holds nothing
+        fh = os.fdopen(open_file(str(out / LOCK), os.O_WRONLY | os.O_CREAT), "w")
     except OSError as exc:
         raise RunWriteError(out / LOCK, exc) from exc
     with fh:
@@ -183,9 +188,9 @@ def run_study(study: Study, out: Path, **options: Any) -> Manifest:
             "--max-core-hours", f"must be a positive number of hours, got {cfg.max_core_hours}"
         )
     t_start = time.perf_counter()
-    prepare(study, out)  # refuse another study before creating anything
+    _, old = prepare(study, out)  # refuse another study before creating anything
     with RaySession(cfg.workers, cfg.address, lambda m: _note(cfg.quiet, m), cfg.connect_timeout_s) as ray:
-        if manifest.read(out) is None:
+        if old is None:
             ray.start()  # a new directory always has games to play: fail before writing anything
         return _run(study, out, cfg, ray, t_start)
 
@@ -202,7 +207,7 @@ def _run(study: Study, out: Path, cfg: RunConfig, ray: RaySession, t_start: floa
     except OSError as exc:
         raise RunWriteError(out, exc) from exc
     with exclusive(out):
-        study, old = prepare(study, out)
+        study, old = prepare(study, out, cfg.quiet)
         scan = sink.scan(out, study)
         for rel, why in scan.removed:
             _warn(f"playing again {rel}: {why}")

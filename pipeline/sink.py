@@ -5,7 +5,9 @@ resume every recorded file is checked against its content hash: a file that fail
 (missing, truncated, changed, not recorded, from another study, overlapping) is deleted and its
 games are played again; a file that cannot be read stops the run (:class:`UnreadableData`) and is
 never deleted; stray files (not named like a batch file) are named and left alone: no reader
-uses them.
+uses them. The ledger is then rewritten to name only the files that passed validation: every
+record of a file that was deleted, never appeared, or names no batch file is retired (said on
+stderr), so a repaired run is as reportable as one that never broke.
 """
 
 from __future__ import annotations
@@ -17,8 +19,10 @@ from pathlib import Path
 import pyarrow as pa
 
 from .plan import Batch
-from .rundir import BatchRecord, check_run, data_dir, parse_part
+from .rundir import BatchRecord, check_run, parse_part
 from .rundir import write_batch as _write
+from .rundir.batches import rewrite_records
+from .rundir.store import unlink_in
 from .study import Study
 
 
@@ -44,21 +48,19 @@ class Scan:
         return sum(b - a for a, b in self.covered.get(cell_id, []))
 
 
-def _removable(out: Path, rel: str) -> Path | None:
-    """The path of a batch file inside ``out/data`` that may be deleted (never anything else)."""
-    path = out / rel
-    if parse_part(path) is None:
-        return None
-    try:
-        path.resolve().relative_to(data_dir(out).resolve())
-    except ValueError:
-        return None
-    return path
+def _remove(out: Path, rel: str) -> None:
+    """Deletes the batch file ``rel`` inside ``out/data`` (a link itself, never its target;
+    nothing that is not named like a batch file)."""
+    if parse_part(out / rel) is None:
+        return
+    with contextlib.suppress(FileNotFoundError, NotADirectoryError):
+        unlink_in(out, rel)
 
 
 def scan(out: Path, study: Study) -> Scan:
     """Verifies the data of ``out`` against its records; deletes temporary files and files that
-    failed validation; raises :class:`UnreadableData` if a file cannot be read."""
+    failed validation, and retires their records; raises :class:`UnreadableData` if a file
+    cannot be read."""
     check = check_run(out, study.to_spec().hash(), [c.id for c in study.cells])
     if check.unreadable:
         listing = "; ".join(f"{p}: {why}" for p, why in check.unreadable)
@@ -68,12 +70,20 @@ def scan(out: Path, study: Study) -> Scan:
         )
     removed = []
     for rel, why in check.bad:
-        path = _removable(out, rel)
-        if path is not None and path.exists():
-            path.unlink()
+        _remove(out, rel)
         removed.append((rel, why))
     for rel in check.temporaries:
         with contextlib.suppress(OSError):
-            (out / rel).unlink()
+            unlink_in(out, rel)
+    notes = list(check.notes)
+    if len(check.good) != len(check.records) or check.notes:
+        rewrite_records(out, check.good)
+        retired = len(check.records) - len(check.good)
+        notes.append(
+            f"batches.jsonl rewritten: {retired} record(s) of files that failed validation retired"
+            + (", damaged lines dropped" if check.notes else "")
+        )
+    for rel, why in check.retired:
+        notes.append(f"record of {rel!r} retired: {why}")
     covered = {c.id: check.covered(c.id) for c in study.cells}
-    return Scan(covered, removed, list(check.strays), list(check.notes))
+    return Scan(covered, removed, list(check.strays), notes)

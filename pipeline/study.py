@@ -28,10 +28,11 @@ from __future__ import annotations
 import hashlib
 import itertools
 import json
+import math
 import os
 import re
 import sys
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from importlib import resources
 from pathlib import Path
@@ -39,30 +40,23 @@ from typing import Any
 
 import rust_core
 
+from . import study_file
 from .rundir import CellSpec, StudySpec
 from .rundir.layout import MAX_GAMES
+from .rundir.store import describe, read_regular
 
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover - exercised on 3.10 only
     import tomli as tomllib
 
-SAFE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*$")
-TOP_KEYS = (
-    "name",
-    "description",
-    "game",
-    "seed",
-    "games_per_cell",
-    "pair_seats",
-    "practical_threshold",
-    "variant",
-    "grid",
-)
-GRID_KEYS = ("players", "agents", "ladder", "variants", "options")
-LINEUP_KEYS = ("agents", "games")
-RUNG_KEYS = ("agent", "games")
-MAX_SEED = 2**63 - 1
+#: Most bytes of a study file, and of a file named by a path option (read once, whole).
+MAX_STUDY_BYTES = 1 << 20
+MAX_DATA_FILE_BYTES = 16 << 20
+MAX_DESCRIPTION = 2000
+#: Most cells a study may expand into (players x variants x options x line-ups).
+MAX_CELLS = 10_000
+MAX_SEED = study_file.MAX_SEED
 
 
 class StudyError(ValueError):
@@ -186,9 +180,15 @@ def path_options(game: str) -> frozenset[str]:
     return frozenset(o["name"] for o in rust_core.variant_schema(game) if o.get("path"))
 
 
+def read_data_file(path: str | os.PathLike[str]) -> bytes:
+    """The bytes of a file named by a path option: a regular file (never a FIFO or device) of at
+    most :data:`MAX_DATA_FILE_BYTES`; :class:`OSError` otherwise."""
+    return read_regular(Path(path), MAX_DATA_FILE_BYTES)
+
+
 def file_sha256(path: str | os.PathLike[str]) -> str:
-    """Hex SHA-256 of a file's bytes."""
-    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+    """Hex SHA-256 of a file's bytes (see :func:`read_data_file`)."""
+    return hashlib.sha256(read_data_file(path)).hexdigest()
 
 
 def resolve_path_value(value: Any, base_dir: Path, source: str, field_name: str) -> Any:
@@ -211,10 +211,9 @@ def resolve_path_value(value: Any, base_dir: Path, source: str, field_name: str)
             f"no such file: {where}; relative paths are resolved against {base_dir}",
         )
     try:
-        with open(path, "rb"):
-            pass
+        read_data_file(path)
     except OSError as exc:
-        raise StudyError(source, field_name, f"cannot read {where}: {exc.strerror or exc}") from None
+        raise StudyError(source, field_name, f"cannot read {where}: {describe(exc)}") from None
     return str(path)
 
 
@@ -231,47 +230,65 @@ def resolve_paths(
     }
 
 
+#: Deepest nesting of arrays and tables in a variant value.
+MAX_VALUE_DEPTH = 8
+#: Longest string, key and array a study may hold, and its deepest nesting.
+MAX_TEXT = 4096
+MAX_KEY = 200
+MAX_ITEMS = 10_000
+MAX_DEPTH = 12
+
+
+def check_sizes(source: str, value: Any, where: str = "", depth: int = 0) -> None:
+    """Refuses a parsed study holding anything larger than a study needs (a string longer than
+    :data:`MAX_TEXT`, a key longer than :data:`MAX_KEY`, an array of more than :data:`MAX_ITEMS`
+    items, nesting deeper than :data:`MAX_DEPTH`), naming the field, before any field is judged."""
+    name = where or "(toml)"
+    if depth > MAX_DEPTH:
+        raise StudyError(source, name, f"nested deeper than {MAX_DEPTH} levels")
+    if isinstance(value, str) and len(value) > MAX_TEXT:
+        raise StudyError(source, name, f"a string of {len(value):,} characters; at most {MAX_TEXT:,}")
+    if isinstance(value, list):
+        if len(value) > MAX_ITEMS:
+            raise StudyError(source, name, f"an array of {len(value):,} items; at most {MAX_ITEMS:,}")
+        for i, item in enumerate(value):
+            check_sizes(source, item, f"{where}[{i}]", depth + 1)
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            if len(key) > MAX_KEY:
+                raise StudyError(source, f"{where}.{key[:40]}...", f"a key longer than {MAX_KEY} characters")
+            check_sizes(source, item, f"{where}.{key}" if where else key, depth + 1)
+
+
+def check_value(source: str, field_name: str, value: Any, depth: int = 0) -> None:
+    """Refuses a variant value that is not plain data: a TOML date or time, a non-finite number
+    (inf, nan), or arrays and tables nested deeper than :data:`MAX_VALUE_DEPTH`."""
+    if depth > MAX_VALUE_DEPTH:
+        raise StudyError(source, field_name, f"nested deeper than {MAX_VALUE_DEPTH} levels")
+    if isinstance(value, float) and not math.isfinite(value):
+        raise StudyError(source, field_name, f"must be a finite number, got {value}")
+    if isinstance(value, list):
+        for item in value:
+            check_value(source, field_name, item, depth + 1)
+    elif isinstance(value, dict):
+        for item in value.values():
+            check_value(source, field_name, item, depth + 1)
+    elif value is not None and not isinstance(value, (bool, int, float, str)):
+        raise StudyError(
+            source,
+            field_name,
+            f"must be a boolean, number, string, array or table, got {_type_name(value)} {str(value)!r}",
+        )
+
+
 def _type_name(value: Any) -> str:
     return {bool: "boolean", int: "integer", float: "float", str: "string", list: "array", dict: "table"}.get(
         type(value), type(value).__name__
     )
 
 
-class _Checker:
-    def __init__(self, source: str) -> None:
-        self.source = source
-
-    def fail(self, field_name: str, message: str) -> StudyError:
-        return StudyError(self.source, field_name, message)
-
-    def unknown_keys(self, table: Mapping[str, Any], allowed: tuple[str, ...], where: str) -> None:
-        for key in table:
-            if key not in allowed:
-                name = f"{where}.{key}" if where else key
-                raise self.fail(name, f"unknown field; allowed: {', '.join(allowed)}")
-
-    def string(
-        self, table: Mapping[str, Any], key: str, where: str = "", required: bool = True
-    ) -> str | None:
-        name = f"{where}.{key}" if where else key
-        if key not in table:
-            if required:
-                raise self.fail(name, "missing (a string)")
-            return None
-        value = table[key]
-        if not isinstance(value, str):
-            raise self.fail(name, f"must be a string, got {_type_name(value)} {value!r}")
-        return value
-
-    def integer(self, table: Mapping[str, Any], key: str, low: int, high: int) -> int:
-        if key not in table:
-            raise self.fail(key, f"missing (an integer {low}..{high})")
-        value = table[key]
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise self.fail(key, f"must be an integer {low}..{high}, got {_type_name(value)} {value!r}")
-        if not low <= value <= high:
-            raise self.fail(key, f"must be an integer {low}..{high}, got {value}")
-        return value
+def _fail(source: str) -> Callable[[str, str], StudyError]:
+    return lambda field_name, message: StudyError(source, field_name, message)
 
 
 def parse_study(
@@ -283,266 +300,247 @@ def parse_study(
 ) -> Study:
     """Validates a parsed study table and resolves its cells (``games_per_cell`` overrides the file).
 
-    Relative paths in path options are resolved against ``base_dir`` (default: the current
-    directory); :func:`load_study` passes the study file's directory. ``overrides`` (from
-    ``balancelab run --variant``) sets study-wide options over the file's ``variant`` table; its
-    relative paths are resolved against the current directory, and an option that the grid
-    sets per cell is refused (edit the study instead).
+    The shape (fields, types, ranges) is declared in :mod:`pipeline.study_file`; what needs the
+    engine (games, agents, variant options, cells that can be played) is judged here. Relative
+    paths in path options are resolved against ``base_dir`` (default: the current directory);
+    :func:`load_study` passes the study file's directory. ``overrides`` (from ``balancelab run
+    --variant``) sets study-wide options over the file's ``variant`` table; its relative paths are
+    resolved against the current directory, and an option that the grid sets per cell is refused.
     """
-    ck = _Checker(source)
-    base = Path.cwd() if base_dir is None else base_dir
-    ck.unknown_keys(data, TOP_KEYS, "")
-    name = ck.string(data, "name")
-    assert name is not None
-    if not SAFE_NAME.match(name):
-        raise ck.fail("name", f"{name!r} is not allowed; use letters, digits, '-' and '_'")
-    description = ck.string(data, "description", required=False) or ""
-    game = ck.string(data, "game")
+    check_sizes(source, dict(data))
+    try:
+        raw = study_file.validate(dict(data), rust_core.agents())
+    except study_file.StudyShapeError as exc:
+        raise StudyError(source, exc.field, exc.message) from None
+    fail = _fail(source)
     allowed_games = rust_core.games()
-    if game not in allowed_games:
-        raise ck.fail("game", f"unknown game {game!r}; allowed: {', '.join(allowed_games)}")
-    seed = ck.integer(data, "seed", 0, MAX_SEED)
-    games = ck.integer(data, "games_per_cell", 1, MAX_GAMES)
+    if raw.game not in allowed_games:
+        raise fail("game", f"unknown game {raw.game!r}; allowed: {', '.join(allowed_games)}")
+    if len(raw.description) > MAX_DESCRIPTION or "\n" in raw.description:
+        raise fail("description", f"must be one line of at most {MAX_DESCRIPTION} characters")
     if games_per_cell is not None and not 1 <= games_per_cell <= MAX_GAMES:
         raise StudyError(source, "--games", f"must be an integer 1..{MAX_GAMES}, got {games_per_cell}")
-    default_games = games if games_per_cell is None else games_per_cell
-    pair_seats = data.get("pair_seats", False)
-    if not isinstance(pair_seats, bool):
-        raise ck.fail("pair_seats", f"must be true or false, got {_type_name(pair_seats)} {pair_seats!r}")
-
-    option_names = [o["name"] for o in rust_core.variant_schema(game)]
-    paths = path_options(game)
-
-    def check_options(options: Any, where: str) -> dict[str, Any]:
-        if not isinstance(options, dict):
-            raise ck.fail(where, f"must be a table of variant options, got {_type_name(options)}")
-        for key in options:
-            if key not in option_names:
-                raise ck.fail(
-                    f"{where}.{key}", f"unknown variant option of {game}; allowed: {', '.join(option_names)}"
-                )
-        return resolve_paths(game, options, base, source, where)
-
-    common = check_options(data.get("variant", {}), "variant")
+    default_games = raw.games_per_cell if games_per_cell is None else games_per_cell
+    base = Path.cwd() if base_dir is None else base_dir
+    grid = raw.grid
+    if len(set(grid.players)) != len(grid.players):
+        raise fail("grid.players", f"repeated player count in {grid.players}")
+    options = _Options(raw.game, source, base)
+    common = options.table(raw.variant, "variant")
     if overrides:
-        for key in overrides:
-            if key not in option_names:
-                raise StudyError(
-                    "--variant", key, f"unknown variant option of {game}; allowed: {', '.join(option_names)}"
-                )
-        common = {**common, **resolve_paths(game, overrides, Path.cwd(), "--variant")}
+        common = {**common, **options.overrides(overrides, grid)}
+    ladder = _parse_ladder(fail, grid.ladder, raw.game)
+    lineups = _lineups(fail, grid, ladder)
+    presets = [
+        (name, options.table(table, f"grid.variants.{name}")) for name, table in (grid.variants or {}).items()
+    ]
+    axes, shown = options.axes(grid.options)
+    count = len(grid.players) * max(1, len(presets)) * len(lineups) * math.prod(len(v) for _, v in axes)
+    if count > MAX_CELLS:
+        raise fail("grid", f"expands into {count:,} cells; at most {MAX_CELLS:,} are allowed")
+    expand = _Expansion(
+        raw.game, raw.pair_seats, default_games, common, grid.variants is not None, axes, shown
+    )
+    cells = [
+        c
+        for n in grid.players
+        for pname, preset in presets or [("default", {})]
+        for c in expand.cells(fail, n, pname, preset, lineups)
+    ]
+    cells += _step_cells(fail, raw.game, ladder, cells, raw.pair_seats, default_games)
+    _check_cells(fail, raw.game, cells)
+    return Study(
+        raw.name, raw.description, raw.game, raw.seed, default_games, raw.pair_seats, source, cells,
+        _files(options.paths, cells), raw.practical_threshold, [spec for spec, _ in ladder],
+    )  # fmt: skip
 
-    grid = data.get("grid")
-    if grid is None:
-        raise ck.fail("grid", f"missing (a table with {', '.join(GRID_KEYS)})")
-    if not isinstance(grid, dict):
-        raise ck.fail("grid", f"must be a table with {', '.join(GRID_KEYS)}, got {_type_name(grid)}")
-    ck.unknown_keys(grid, GRID_KEYS, "grid")
 
-    players = grid.get("players")
-    if not isinstance(players, list) or not players:
-        raise ck.fail("grid.players", f"must be a non-empty array of player counts, got {players!r}")
-    for n in players:
-        if isinstance(n, bool) or not isinstance(n, int) or n < 1:
-            raise ck.fail("grid.players", f"player counts must be positive integers, got {n!r}")
-    if len(set(players)) != len(players):
-        raise ck.fail("grid.players", f"repeated player count in {players}")
-
-    ladder = _parse_ladder(ck, grid.get("ladder"), game)
-    lineups_raw = grid.get("agents", [] if ladder else None)
-    if not isinstance(lineups_raw, list) or (not lineups_raw and not ladder):
-        raise ck.fail(
-            "grid.agents",
-            "must be a non-empty array of line-ups: an agent spec (every seat), an array of specs "
-            "(one per player) or a table { agents = ..., games = N }; "
-            f"got {lineups_raw!r}; agents: {', '.join(rust_core.agents())}",
-        )
-    lineups: list[str | list[str]] = []
-    lineup_games: list[int | None] = []  # a line-up's own games per cell (not changed by --games)
-    for i, entry in enumerate(lineups_raw):
-        where = f"grid.agents[{i}]"
-        own_games = None
-        if isinstance(entry, dict):
-            ck.unknown_keys(entry, LINEUP_KEYS, where)
-            if "agents" not in entry:
-                raise ck.fail(f"{where}.agents", "missing (an agent spec or an array of specs)")
-            if "games" in entry:
-                own_games = entry["games"]
-                if (
-                    isinstance(own_games, bool)
-                    or not isinstance(own_games, int)
-                    or not 1 <= own_games <= MAX_GAMES
-                ):
-                    raise ck.fail(f"{where}.games", f"must be an integer 1..{MAX_GAMES}, got {own_games!r}")
-            where, entry = f"{where}.agents", entry["agents"]
-        if isinstance(entry, str):
-            lineups.append(entry)
-        elif isinstance(entry, list) and entry and all(isinstance(a, str) for a in entry):
-            if len(entry) not in players:
-                raise ck.fail(where, f"line-up of {len(entry)} agents matches none of grid.players {players}")
-            lineups.append(list(entry))
-        else:
-            raise ck.fail(where, f"must be an agent spec string or an array of them, got {entry!r}")
-        lineup_games.append(own_games)
-    for spec, own_games in ladder:  # every rung is a self-play line-up
-        lineups.append(spec)
-        lineup_games.append(own_games)
-
-    presets_raw = grid.get("variants", {"default": {}})
-    if not isinstance(presets_raw, dict) or not presets_raw:
-        raise ck.fail(
-            "grid.variants", "must be a non-empty table of named variants, e.g. no_dirk = { dirk = false }"
-        )
-    presets: list[tuple[str, dict[str, Any]]] = []
-    for pname, options in presets_raw.items():
-        if not SAFE_NAME.match(pname):
-            raise ck.fail(f"grid.variants.{pname}", "variant names use letters, digits, '-' and '_'")
-        presets.append((pname, check_options(options, f"grid.variants.{pname}")))
-    show_preset = "variants" in grid
-    for key in overrides or {}:
-        if key in grid.get("options", {}) or any(key in options for options in presets_raw.values()):
-            raise StudyError(
-                "--variant", key, "the study's grid sets this option per cell; edit a copy of the study"
-            )
-
-    axes_raw = grid.get("options", {})
-    if not isinstance(axes_raw, dict):
-        raise ck.fail("grid.options", f"must be a table of option = [values], got {_type_name(axes_raw)}")
-    axes: list[tuple[str, list[Any]]] = []
-    shown: dict[str, list[Any]] = {}  # the values as written (for cell ids and labels)
-    for key, values in axes_raw.items():
-        if key not in option_names:
-            raise ck.fail(
-                f"grid.options.{key}", f"unknown variant option of {game}; allowed: {', '.join(option_names)}"
-            )
-        if not isinstance(values, list) or not values:
-            raise ck.fail(f"grid.options.{key}", f"must be a non-empty array of values, got {values!r}")
-        shown[key] = values
-        if key in paths:
-            values = [
-                resolve_path_value(v, base, source, f"grid.options.{key}[{i}]") for i, v in enumerate(values)
-            ]
-        axes.append((key, values))
-
-    cells: list[Cell] = []
-    for n in players:
-        for pname, preset in presets:
-            for picks in itertools.product(*[range(len(values)) for _, values in axes]):
-                combo = tuple(values[i] for (_, values), i in zip(axes, picks, strict=True))
-                variant = {**common, **preset}
-                id_parts = [f"p{n}"]
-                label_parts = [f"{n} players"]
-                if show_preset:
-                    id_parts.append(slug(pname))
-                    label_parts.append(pname)
-                for (key, _), value, i in zip(axes, combo, picks, strict=True):
-                    variant[key] = value
-                    id_parts.append(f"{slug(key)}_{slug(shown[key][i])}")
-                    label_parts.append(f"{key}={shown[key][i]}")
-                for lineup, own_games in zip(lineups, lineup_games, strict=True):
-                    agents = [lineup] * n if isinstance(lineup, str) else lineup
-                    if len(agents) != n:
-                        continue
-                    parts, labels = list(id_parts), list(label_parts)
-                    same = len(set(agents)) == 1
-                    if len(lineups) > 1:
-                        parts.append(slug(agents[0]) if same else "_v_".join(slug(a) for a in agents))
-                    labels.append(agents[0] if same else " vs ".join(agents))
-                    try:
-                        rust_core.validate(game, variant, agents)
-                    except ValueError as exc:
-                        named = (pname if show_preset else None, preset)
-                        where = _field_of(exc, named, axes) or _blame(
-                            game, n, agents, common, named, axes, combo
-                        )
-                        raise ck.fail(where, f"{exc} (cell {'-'.join(parts)})") from None
-                    cells.append(
-                        Cell(
-                            id="-".join(parts),
-                            label=", ".join(labels),
-                            n_players=n,
-                            variant=variant,
-                            agents=list(agents),
-                            games=games_for(own_games or default_games, n, pair_seats),
-                        )
-                    )
-    cells += _step_cells(ck, game, ladder, cells, pair_seats, default_games)
-    if not cells:
-        raise ck.fail("grid", "the grid has no cells (no line-up fits any player count)")
-    ids = [c.id for c in cells]
-    dupes = sorted({i for i in ids if ids.count(i) > 1})
-    if dupes:
-        raise ck.fail(
-            "grid", f"cells with the same id: {', '.join(dupes)}; make variant names or values distinct"
-        )
-    _refuse_identical(ck, game, cells)
+def _files(paths: frozenset[str], cells: list[Cell]) -> dict[str, str]:
+    """SHA-256 of every file a path option of a cell names, by absolute path."""
     files: dict[str, str] = {}
     for c in cells:
         for key in sorted(paths & c.variant.keys()):
             value = c.variant[key]
             if isinstance(value, str) and value not in files:
                 files[value] = file_sha256(value)
-    files = dict(sorted(files.items()))
-    threshold = data.get("practical_threshold")
-    if threshold is not None and (
-        isinstance(threshold, bool) or not isinstance(threshold, (int, float)) or not 0 < threshold < 1
-    ):
-        raise ck.fail(
-            "practical_threshold", f"must be a share between 0 and 1 (0.01 = 1 point), got {threshold!r}"
+    return dict(sorted(files.items()))
+
+
+def _check_cells(fail: Callable[[str, str], StudyError], game: str, cells: list[Cell]) -> None:
+    if not cells:
+        raise fail("grid", "the grid has no cells (no line-up fits any player count)")
+    ids = [c.id for c in cells]
+    dupes = sorted({i for i in ids if ids.count(i) > 1})
+    if dupes:
+        raise fail(
+            "grid", f"cells with the same id: {', '.join(dupes)}; make variant names or values distinct"
         )
-    return Study(
-        name,
-        description,
-        game,
-        seed,
-        default_games,
-        pair_seats,
-        source,
-        cells,
-        files,
-        None if threshold is None else float(threshold),
-        [spec for spec, _ in ladder],
-    )
+    _refuse_identical(fail, game, cells)
 
 
-def _parse_ladder(ck: _Checker, raw: Any, game: str) -> list[tuple[str, int | None]]:
-    """``grid.ladder``: rungs weakest first, each an agent spec or ``{ agent = spec, games = N }``.
+class _Options:
+    """Variant options of one game: names checked against its schema, values plain data, file
+    options resolved (relative to the study's folder, ``--variant``'s to the current one)."""
+
+    def __init__(self, game: str, source: str, base: Path) -> None:
+        self.game, self.source, self.base = game, source, base
+        self.names = [o["name"] for o in rust_core.variant_schema(game)]
+        self.paths = path_options(game)
+
+    def _known(self, source: str, field_name: str, key: str) -> None:
+        if key not in self.names:
+            raise StudyError(
+                source, field_name, f"unknown variant option of {self.game}; allowed: {', '.join(self.names)}"
+            )
+
+    def table(self, options: dict[str, Any], where: str) -> dict[str, Any]:
+        for key, value in options.items():
+            self._known(self.source, f"{where}.{key}", key)
+            check_value(self.source, f"{where}.{key}", value)
+        return resolve_paths(self.game, options, self.base, self.source, where)
+
+    def overrides(self, overrides: Mapping[str, Any], grid: study_file.Grid) -> dict[str, Any]:
+        for key, value in overrides.items():
+            self._known("--variant", key, key)
+            check_value("--variant", key, value)
+            if key in grid.options or any(key in table for table in (grid.variants or {}).values()):
+                raise StudyError(
+                    "--variant", key, "the study's grid sets this option per cell; edit a copy of the study"
+                )
+        return resolve_paths(self.game, overrides, Path.cwd(), "--variant")
+
+    def axes(self, raw: dict[str, list[Any]]) -> tuple[list[tuple[str, list[Any]]], dict[str, list[Any]]]:
+        """``grid.options`` as (option, values) axes, and the values as written (for ids and labels)."""
+        axes: list[tuple[str, list[Any]]] = []
+        shown: dict[str, list[Any]] = {}
+        for key, values in raw.items():
+            self._known(self.source, f"grid.options.{key}", key)
+            for i, v in enumerate(values):
+                check_value(self.source, f"grid.options.{key}[{i}]", v)
+            shown[key] = values
+            if key in self.paths:
+                values = [
+                    resolve_path_value(v, self.base, self.source, f"grid.options.{key}[{i}]")
+                    for i, v in enumerate(values)
+                ]
+            axes.append((key, values))
+        return axes, shown
+
+
+Lineups = list[tuple[str | list[str], int | None, str]]
+
+
+def _lineups(
+    fail: Callable[[str, str], StudyError], grid: study_file.Grid, ladder: list[tuple[str, int | None]]
+) -> Lineups:
+    """(agent or agents, own games, field) of every line-up, the ladder's rungs (self-play) last."""
+    if not grid.agents and not ladder:
+        expect = study_file.expectations(rust_core.agents())["grid.agents"]
+        raise fail("grid.agents", f"must be {expect}; got {grid.agents!r}")
+    out: Lineups = []
+    for i, entry in enumerate(grid.agents or []):
+        where, own_games = f"grid.agents[{i}]", None
+        if isinstance(entry, study_file.LineupTable):
+            where, own_games, entry = f"{where}.agents", entry.games, entry.agents
+        if isinstance(entry, list) and len(entry) not in grid.players:
+            raise fail(where, f"line-up of {len(entry)} agents matches none of grid.players {grid.players}")
+        out.append((entry, own_games, where))
+    out += [(spec, games, "grid.ladder") for spec, games in ladder]
+    return out
+
+
+@dataclass(frozen=True)
+class _Expansion:
+    """Turns one player count x named variant into cells: every option combination x line-up."""
+
+    game: str
+    pair_seats: bool
+    default_games: int
+    common: dict[str, Any]
+    show_preset: bool
+    axes: list[tuple[str, list[Any]]]
+    shown: dict[str, list[Any]]
+
+    def cells(
+        self,
+        fail: Callable[[str, str], StudyError],
+        n: int,
+        pname: str,
+        preset: dict[str, Any],
+        lineups: Lineups,
+    ) -> list[Cell]:
+        out = []
+        for picks in itertools.product(*[range(len(values)) for _, values in self.axes]):
+            combo = tuple(values[i] for (_, values), i in zip(self.axes, picks, strict=True))
+            variant = {**self.common, **preset}
+            id_parts, label_parts = [f"p{n}"], [f"{n} players"]
+            if self.show_preset:
+                id_parts.append(slug(pname))
+                label_parts.append(pname)
+            for (key, _), value, i in zip(self.axes, combo, picks, strict=True):
+                variant[key] = value
+                id_parts.append(f"{slug(key)}_{slug(self.shown[key][i])}")
+                label_parts.append(f"{key}={self.shown[key][i]}")
+            for lineup, own_games, _ in lineups:
+                agents = [lineup] * n if isinstance(lineup, str) else lineup
+                if len(agents) != n:
+                    continue
+                parts, labels = list(id_parts), list(label_parts)
+                same = len(set(agents)) == 1
+                if len(lineups) > 1:
+                    parts.append(slug(agents[0]) if same else "_v_".join(slug(a) for a in agents))
+                labels.append(agents[0] if same else " vs ".join(agents))
+                self._validate(
+                    fail, n, agents, variant, (pname if self.show_preset else None, preset), combo, parts
+                )
+                games = games_for(own_games or self.default_games, n, self.pair_seats)
+                out.append(Cell("-".join(parts), ", ".join(labels), n, variant, list(agents), games))
+        return out
+
+    def _validate(
+        self,
+        fail: Callable[[str, str], StudyError],
+        n: int,
+        agents: list[str],
+        variant: dict[str, Any],
+        named: tuple[str | None, dict[str, Any]],
+        combo: tuple[Any, ...],
+        parts: list[str],
+    ) -> None:
+        try:
+            rust_core.validate(self.game, variant, agents)
+        except ValueError as exc:
+            where = _field_of(exc, named, self.axes) or _blame(
+                self.game, n, agents, self.common, named, self.axes, combo
+            )
+            raise fail(where, f"{exc} (cell {'-'.join(parts)})") from None
+
+
+def _parse_ladder(
+    fail: Callable[[str, str], StudyError], raw: list[str | study_file.RungTable] | None, game: str
+) -> list[tuple[str, int | None]]:
+    """``grid.ladder``: rungs weakest first (shape checked by :mod:`pipeline.study_file`); every
+    rung must differ and be an agent the engine knows.
 
     A rung's ``games`` sizes its self-play cells and the head-to-head step from the rung below
     (kept when ``--games`` changes the rest, like a line-up's ``games``)."""
-    if raw is None:
-        return []
-    shape = (
-        "an array of at least 2 agent specs, weakest first, each a spec string or a table "
-        '{ agent = "mcts:iters=1000", games = N }'
-    )
-    if not isinstance(raw, list) or len(raw) < 2:
-        raise ck.fail("grid.ladder", f"must be {shape}; got {raw!r}; agents: {', '.join(rust_core.agents())}")
     rungs: list[tuple[str, int | None]] = []
-    for i, entry in enumerate(raw):
+    for i, entry in enumerate(raw or []):
         where, games = f"grid.ladder[{i}]", None
-        if isinstance(entry, dict):
-            ck.unknown_keys(entry, RUNG_KEYS, where)
-            if "agent" not in entry:
-                raise ck.fail(f"{where}.agent", 'missing (an agent spec, e.g. "mcts:iters=300")')
-            games = entry.get("games")
-            if games is not None and (isinstance(games, bool) or not isinstance(games, int) or games < 1):
-                raise ck.fail(f"{where}.games", f"must be a positive integer, got {games!r}")
-            where, entry = f"{where}.agent", entry["agent"]
-        if not isinstance(entry, str):
-            raise ck.fail(where, f"must be an agent spec string, got {_type_name(entry)} {entry!r}")
+        if isinstance(entry, study_file.RungTable):
+            where, games, entry = f"{where}.agent", entry.games, entry.agent
         if entry in [r for r, _ in rungs]:
-            raise ck.fail(where, f"rung {entry!r} is already on the ladder; every rung must differ")
+            raise fail(where, f"rung {entry!r} is already on the ladder; every rung must differ")
         try:  # the head-to-head steps are 2-player games of the engine's default variant
             rust_core.validate(game, {}, [entry, entry])
         except ValueError as exc:
-            raise ck.fail(where, str(exc)) from None
+            raise fail(where, str(exc)) from None
         rungs.append((entry, games))
     return rungs
 
 
 def _step_cells(
-    ck: _Checker,
+    fail: Callable[[str, str], StudyError],
     game: str,
     ladder: list[tuple[str, int | None]],
     cells: list[Cell],
@@ -570,7 +568,7 @@ def _step_cells(
             try:
                 rust_core.validate(game, variant, agents)
             except ValueError as exc:
-                raise ck.fail("grid.ladder", f"{exc} (head-to-head {lower} vs {upper}, 2 players)") from None
+                raise fail("grid.ladder", f"{exc} (head-to-head {lower} vs {upper}, 2 players)") from None
             out.append(
                 Cell(
                     id="-".join(x for x in ("p2", tail, f"{slug(lower)}_v_{slug(upper)}") if x),
@@ -591,13 +589,13 @@ def _settings(game: str, cell: Cell) -> str:
     return json.dumps([cell.n_players, options, cell.agents], sort_keys=True)
 
 
-def _refuse_identical(ck: _Checker, game: str, cells: list[Cell]) -> None:
+def _refuse_identical(fail: Callable[[str, str], StudyError], game: str, cells: list[Cell]) -> None:
     """Two cells with the same settings would play the same games and be compared as independent."""
     seen: dict[str, str] = {}
     for cell in cells:
         key = _settings(game, cell)
         if key in seen:
-            raise ck.fail(
+            raise fail(
                 "grid",
                 f"cells {seen[key]} and {cell.id} have identical settings ({cell.n_players} players, "
                 f"agents {', '.join(cell.agents)}, the same variant options once defaults are filled in): "
@@ -679,10 +677,14 @@ def parse_text(
     base_dir: Path | None = None,
     overrides: Mapping[str, Any] | None = None,
 ) -> Study:
+    if len(text) > MAX_STUDY_BYTES:
+        raise StudyError(source, "(file)", f"longer than {MAX_STUDY_BYTES:,} characters")
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise StudyError(source, "(toml)", f"malformed TOML: {exc}") from None
+    except RecursionError:
+        raise StudyError(source, "(toml)", "malformed TOML: arrays or tables nested too deeply") from None
     return parse_study(data, source, games_per_cell, base_dir, overrides)
 
 
@@ -695,11 +697,17 @@ def load_study(
     built-in: the built-in studies' folder); ``overrides`` as in :func:`parse_study`.
     """
     path = Path(spec)
-    if path.is_file():
+    try:
+        is_file = path.is_file()
+    except OSError as exc:
+        raise StudyError(spec[:200], "(study)", f"cannot read: {describe(exc)}") from None
+    if is_file:
         try:
-            text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            raise StudyError(str(path), "(file)", f"cannot read: {exc}") from None
+            text = read_regular(path, MAX_STUDY_BYTES).decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise StudyError(str(path), "(file)", f"cannot read: not UTF-8 at byte {exc.start}") from None
+        except OSError as exc:
+            raise StudyError(str(path), "(file)", f"cannot read: {describe(exc)}") from None
         return parse_text(text, str(path), games_per_cell, path.resolve().parent, overrides)
     if spec in builtin_names():
         folder = Path(str(resources.files("pipeline") / "studies"))

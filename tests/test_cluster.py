@@ -120,3 +120,51 @@ def test_with_the_token_the_study_runs_on_both_nodes(
     got, want = read_run(out), expected_run(path)
     assert got.column_names == want.column_names
     assert all(got[c].equals(want[c]) for c in got.column_names)
+
+
+def test_ray_is_started_with_interrupts_held_and_its_token_file_private(tmp_path, monkeypatch):
+    import stat
+
+    from pipeline import cluster
+
+    token = tmp_path / ".ray" / "auth_token"
+    token.parent.mkdir()
+    token.write_text("secret")
+    token.chmod(0o644)
+    monkeypatch.setattr(cluster, "TOKEN_FILE", token)
+    with cluster.private_files():
+        created = tmp_path / "created-meanwhile"
+        created.write_text("x")
+    assert stat.S_IMODE(token.stat().st_mode) == 0o600
+    assert stat.S_IMODE(created.stat().st_mode) & 0o077 == 0
+    reached = []
+    with pytest.raises(KeyboardInterrupt), cluster.interrupts_deferred():
+        os.kill(os.getpid(), signal.SIGINT)
+        reached.append("after the signal")  # Ray's start is never cut in the middle
+    assert reached == ["after the signal"]
+
+
+def test_the_watchdog_kills_what_is_left_of_a_ray_session_once_its_driver_is_gone(tmp_path):
+    from pipeline.cluster import Watchdog
+
+    session = tmp_path / "session_2099-01-01_00-00-00_000000_1"
+    session.mkdir()
+    left = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(120)", str(session)])
+    own = open(session / "driver.log", "w")  # noqa: SIM115 - the driver (this process) holds one too
+    log = open(session / "agent.log", "w")  # noqa: SIM115 - held open by the renamed process below
+    renamed = subprocess.Popen(["sleep", "120"], stdout=log)  # its cmdline names no session: its log does
+    log.close()
+    bystander = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(120)", str(tmp_path)])
+    try:
+        dog = Watchdog()
+        dog.watch(str(session))
+        time.sleep(0.5)
+        assert left.poll() is None and renamed.poll() is None  # nothing is killed while the driver lives
+        dog.release()  # what the driver's death does too: its end of the pipe closes
+        assert left.wait(timeout=10) == -signal.SIGKILL and renamed.wait(timeout=10) == -signal.SIGKILL
+        assert bystander.poll() is None  # and this process, holding a log of the session, is alive
+    finally:
+        own.close()
+        for proc in (left, renamed, bystander):
+            proc.kill()
+            proc.wait()

@@ -147,6 +147,7 @@ def test_more_games_extend_a_directory_and_another_study_is_refused(
     for cell in old["study"]["cells"]:
         cell["games"] = 1000
     old["finished"] = None
+    old["checksum"] = rundir.manifest.checksum(old)
     (out / "manifest.json").write_text(json.dumps(old))
     man = run_study(load_study(str(path), 40), out, workers=2, progress=False, quiet=True)
     assert [c.games for c in man.study.cells] == [100, 100]
@@ -268,10 +269,13 @@ def test_a_directory_being_written_by_another_run_is_refused(write_study, tmp_pa
 
 
 def test_cli_report_calls_the_analysis_report(tmp_path, monkeypatch, capsys):
+    from helpers_runs import write_run
+
     calls = []
 
     def write_report(run_dir, out_dir, allow_partial=False):
-        calls.append((run_dir, out_dir, allow_partial))
+        calls.append((run_dir, allow_partial))
+        (out_dir / "index.html").write_text("<html>report</html>")
         return out_dir / "index.html"
 
     fake = types.ModuleType("analysis.report")
@@ -279,11 +283,16 @@ def test_cli_report_calls_the_analysis_report(tmp_path, monkeypatch, capsys):
     monkeypatch.setitem(sys.modules, "analysis.report", fake)
     assert cli.main(["report", str(tmp_path)]) == 2  # not a run directory
     assert "manifest.json" in capsys.readouterr().err
-    (tmp_path / "manifest.json").write_text("{}")
-    assert cli.main(["report", str(tmp_path), "--report-dir", str(tmp_path / "r")]) == 0
-    assert cli.main(["report", str(tmp_path)]) == 0
-    assert calls == [(tmp_path, tmp_path / "r", False), (tmp_path, tmp_path / "report", False)]
+    run = write_run(
+        tmp_path / "run", name="coin-mini", game="coin", batch=5,
+        cells=[{"id": "fair", "agents": ["random", "random"], "games": 10}],
+    )  # fmt: skip
+    assert cli.main(["report", str(run), "--report-dir", str(tmp_path / "r")]) == 0
+    assert cli.main(["report", str(run)]) == 0
+    assert calls == [(run, False), (run, False)]  # rendered privately, then copied into place
+    for index in (tmp_path / "r" / "index.html", run / "report" / "index.html"):
+        assert index.read_text() == "<html>report</html>"
     assert "index.html" in capsys.readouterr().out
     monkeypatch.setitem(sys.modules, "analysis.report", None)
-    assert cli.main(["report", str(tmp_path)]) == 0
+    assert cli.main(["report", str(run)]) == 0
     assert "no report written" in capsys.readouterr().err

@@ -4,6 +4,7 @@ damage is detected, named and handled (deleted and played again, or reported and
 from __future__ import annotations
 
 import errno
+import hashlib
 import json
 import os
 import shutil
@@ -68,8 +69,8 @@ def test_every_batch_file_is_recorded_with_its_hash_and_identity(run):
     path = paths[("p2-no_dirk", 10)]
     assert rec.path == "data/cell=p2-no_dirk/part-000000000010-000000000020.parquet"
     assert (rec.end, rec.rows, rec.bytes) == (20, 20, path.stat().st_size)
-    assert rec.sha256 == rundir.batches.sha256_of(path) and rec.study == study.to_spec().hash()
-    assert rundir.file_identity(path) == {
+    assert rec.sha256 == hashlib.sha256(path.read_bytes()).hexdigest() and rec.study == study.to_spec().hash()
+    assert rundir.file_identity(out, rec.path) == {
         "study": rec.study,
         "cell": "p2-no_dirk",
         "start": 10,
@@ -126,14 +127,14 @@ def test_truncated_bit_flipped_deleted_duplicated_stray_and_foreign_files(run, w
 def test_an_unreadable_file_is_reported_and_never_deleted(run, monkeypatch):
     study, out, paths = run
     locked = paths[("p2-official", 10)]
-    real = rundir.batches.sha256_of
+    real = rundir.batches.file_digest
 
-    def sha256_of(path):
-        if path == locked:
-            raise PermissionError(errno.EACCES, "Permission denied", str(path))
-        return real(path)
+    def file_digest(root, rel, size):
+        if root / rel == locked:
+            raise PermissionError(errno.EACCES, "Permission denied", str(locked))
+        return real(root, rel, size)
 
-    monkeypatch.setattr(rundir.batches, "sha256_of", sha256_of)
+    monkeypatch.setattr(rundir.batches, "file_digest", file_digest)
     with pytest.raises(sink.UnreadableData) as info:
         sink.scan(out, study)
     message = str(info.value)
@@ -147,14 +148,11 @@ def test_an_unreadable_file_is_reported_and_never_deleted(run, monkeypatch):
 
 def test_an_unreadable_ledger_judges_no_file_and_deletes_nothing(run, monkeypatch):
     study, out, paths = run
-    real = rundir.batches.Path.read_text
 
-    def read_text(self, *args, **kwargs):
-        if self.name == rundir.LEDGER:
-            raise PermissionError(errno.EACCES, "Permission denied", str(self))
-        return real(self, *args, **kwargs)
+    def read_ledger(root):
+        raise PermissionError(errno.EACCES, "Permission denied", str(root / rundir.LEDGER))
 
-    monkeypatch.setattr(rundir.batches.Path, "read_text", read_text)
+    monkeypatch.setattr(rundir.batches, "_read_ledger", read_ledger)
     with pytest.raises(sink.UnreadableData, match="batches.jsonl: cannot read: Permission denied"):
         sink.scan(out, study)
     assert all(p.exists() for p in paths.values())
@@ -164,7 +162,7 @@ def test_the_record_is_durable_before_the_file_appears(run, monkeypatch):
     """A crash between recording and renaming leaves a record without its file: "missing", replayed."""
     study, out, _ = run
 
-    def crash(src, dst):
+    def crash(src, dst, **kwargs):
         raise OSError(errno.EIO, "Input/output error")
 
     monkeypatch.setattr(os, "replace", crash)
@@ -187,9 +185,10 @@ def test_file_then_record_then_rename_then_folder_each_made_durable(run, monkeyp
         events.append(("fsync", os.readlink(f"/proc/self/fd/{fd}").rsplit("/", 2)[-2:]))
         real_fsync(fd)
 
-    def replace(src, dst):
-        events.append(("rename", str(dst).rsplit("/", 2)[-2:]))
-        real_replace(src, dst)
+    def replace(src, dst, **kwargs):
+        folder = os.readlink(f"/proc/self/fd/{kwargs['dst_dir_fd']}").rsplit("/", 1)[-1]
+        events.append(("rename", [folder, str(dst)]))
+        real_replace(src, dst, **kwargs)
 
     monkeypatch.setattr(os, "fsync", fsync)
     monkeypatch.setattr(os, "replace", replace)

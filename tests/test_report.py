@@ -17,6 +17,7 @@ from helpers_runs import write_run
 from analysis import analyse, verdict
 from analysis.report import write_report
 from analysis.report.style import cell_colours
+from pipeline import rundir
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 ANALYSIS = pathlib.Path(__file__).resolve().parents[1] / "analysis"
@@ -140,6 +141,7 @@ def test_threshold_is_a_study_setting(tmp_path):
     s1 = analyse(run)
     manifest = json.loads((run / "manifest.json").read_text())
     manifest["study"]["practical_threshold"] = 0.1
+    manifest["checksum"] = rundir.manifest.checksum(manifest)
     (run / "manifest.json").write_text(json.dumps(manifest))
     s2 = analyse(run)
     assert (s1.threshold, s1.threshold_source) == (0.01, "default")

@@ -79,6 +79,7 @@ def test_resume_refuses_a_changed_rules_version_or_agent_version(write_study, tm
     ):
         edited = json.loads(json.dumps(recorded))
         edited["engine"].update(change)
+        edited["checksum"] = rundir.manifest.checksum(edited)
         (out / rundir.MANIFEST).write_text(json.dumps(edited))
         before = _snapshot(out)
         assert cli.main(["run", str(path), "--out", str(out), "--no-progress"]) == 2
@@ -148,18 +149,18 @@ def test_duplicated_keys_are_always_refused(tmp_path, monkeypatch):
 def test_replay_json_from_a_run_is_valid_json_with_notes_on_stderr(write_study, tmp_path, capsys):
     path = write_study(games=10)
     out = tmp_path / "run"
-    write_study_run(load_study(str(path)), out, batch=4)
+    write_study_run(load_study(str(path)), out, batch=4, games=8)  # games 8 and 9 not played yet
     argv = ["replay", "--run", str(out), "--cell", "p2-no_dirk", "--game-index", "7"]
     assert cli.main([*argv, "--json"]) == 0
     captured = capsys.readouterr()
     log = json.loads(captured.out)
     assert log["game_index"] == 7 and len(log["result"]) == 2
     assert "matches the 2 rows recorded" in captured.err
-    assert (
-        cli.main(["replay", "--run", str(out), "--cell", "p2-no_dirk", "--game-index", "12", "--json"]) == 0
-    )
+    assert cli.main(["replay", "--run", str(out), "--cell", "p2-no_dirk", "--game-index", "9", "--json"]) == 0
     captured = capsys.readouterr()
-    assert json.loads(captured.out)["game_index"] == 12 and "not in the data" in captured.err
+    assert json.loads(captured.out)["game_index"] == 9 and "not in the data" in captured.err
+    assert cli.main(["replay", "--run", str(out), "--cell", "p2-no_dirk", "--game-index", "10"]) == 2
+    assert "has games 0..9" in capsys.readouterr().err  # a game the run never plans
 
 
 def test_identical_cells_are_refused_naming_both(write_study, tmp_path, capsys):

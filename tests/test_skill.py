@@ -10,7 +10,7 @@ import pytest
 from helpers_runs import write_run
 
 from analysis.skill import LadderMetric, LadderPoint, convergence
-from pipeline import cli
+from pipeline import cli, rundir
 from pipeline.study import StudyError, load_study
 
 LADDER = """\
@@ -206,6 +206,7 @@ def _ladder_run(tmp_path: pathlib.Path, p_random: list[float], p_greedy: list[fl
     manifest = json.loads((run / "manifest.json").read_text())
     manifest["study"]["ladder"] = ["random", "greedy"]
     manifest["study"]["practical_threshold"] = 0.03
+    manifest["checksum"] = rundir.manifest.checksum(manifest)
     (run / "manifest.json").write_text(json.dumps(manifest))
     return run
 

@@ -4,6 +4,11 @@ Every batch file is recorded in ``DIR/batches.jsonl`` when written: its path, SH
 the study hash, cell, game range and row count (the same identity is also stored in the file's
 Parquet metadata under ``balancelab.batch``). The record is made durable *before* the file is
 renamed into place, so a file under a batch name without a record was not written by this run.
+A later record supersedes every earlier record of its cell whose range it overlaps (a replayed
+range replaces whatever covered it before, however it was cut), and :func:`rewrite_records`
+lets the writer retire records whose files failed validation, so records and data agree again
+after every repair. A record's ``path`` must be exactly the batch file name of its cell and
+range: no record can point anywhere else.
 
 :func:`check_run` compares the directory with the records (read-only): a recorded file that is
 missing, of another size or another hash has failed validation; a batch-named file without a
@@ -13,7 +18,9 @@ record (or recorded for another study) too; a file that cannot be read is report
 
 from __future__ import annotations
 
+import bisect
 import contextlib
+import errno
 import hashlib
 import io
 import json
@@ -27,11 +34,34 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from .columns import GAME_INDEX, PLAYER
-from .layout import LEDGER, TMP_SUFFIX, data_dir, ledger_path, parse_part, part_path, relative
-from .store import RunWriteError, append_line, fsync_dir, tmp_path
+from .layout import (
+    CELL_PREFIX,
+    DATA,
+    LEDGER,
+    TMP_SUFFIX,
+    data_dir,
+    ledger_path,
+    parse_part,
+    part_path,
+    relative,
+)
+from .store import (
+    CHUNK,
+    RunWriteError,
+    append_line,
+    atomic_write_text,
+    describe,
+    open_dir,
+    open_in,
+    tmp_name,
+    write_new,
+)
 
 META_KEY = b"balancelab.batch"
-CHUNK = 1 << 20
+#: Most bytes of ``batches.jsonl`` read (about four million records).
+MAX_LEDGER_BYTES = 1 << 30
+#: Most bytes of one ledger line.
+MAX_RECORD_BYTES = 4096
 
 
 @dataclass(frozen=True)
@@ -94,60 +124,141 @@ def write_batch(
         relative(out, final), study_hash, cell_id, start, end, table.num_rows, len(data),
         hashlib.sha256(data).hexdigest(),
     )  # fmt: skip
-    tmp = tmp_path(final)
+    tmp = tmp_name(final.name)
+    dfd = -1
     try:
-        final.parent.mkdir(parents=True, exist_ok=True)
-        with open(tmp, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
+        out.mkdir(parents=True, exist_ok=True)
+        dfd = open_dir(out, [DATA, f"{CELL_PREFIX}{cell_id}"], create=True)
+        write_new(dfd, tmp, data)
         append_line(ledger_path(out), json.dumps(asdict(record), sort_keys=True))
-        os.replace(tmp, final)
-        fsync_dir(final.parent)
+        os.replace(tmp, final.name, src_dir_fd=dfd, dst_dir_fd=dfd)
+        os.fsync(dfd)
     except OSError as exc:
-        with contextlib.suppress(OSError):
-            tmp.unlink()
+        if dfd >= 0:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp, dir_fd=dfd)
         raise exc if isinstance(exc, RunWriteError) else RunWriteError(final, exc) from exc
+    finally:
+        if dfd >= 0:
+            os.close(dfd)
     return record
 
 
+def _record(line: str) -> BatchRecord:
+    """One ledger line as a record; :class:`ValueError` if it is not one."""
+    if len(line) > MAX_RECORD_BYTES:
+        raise ValueError("longer than a record")
+    data = json.loads(line)
+    if not isinstance(data, dict):
+        raise ValueError("not a JSON object")
+    rec = BatchRecord(**data)
+    ints = (rec.start, rec.end, rec.rows, rec.bytes)
+    if any(isinstance(v, bool) or not isinstance(v, int) for v in ints) or not 0 <= rec.start < rec.end:
+        raise ValueError("bad range or counts")
+    if not all(isinstance(v, str) for v in (rec.path, rec.study, rec.cell, rec.sha256)):
+        raise ValueError("bad text field")
+    return rec
+
+
+class _Latest:
+    """The live records: the last one per path, and per (study, cell) disjoint ranges in which a
+    later record replaces every earlier one it overlaps."""
+
+    def __init__(self) -> None:
+        self.by_path: dict[str, BatchRecord] = {}
+        self.ranges: dict[tuple[str, str], list[tuple[int, int, str]]] = {}
+
+    def add(self, rec: BatchRecord) -> None:
+        old = self.by_path.pop(rec.path, None)
+        if old is not None:
+            self._drop(old)
+        spans = self.ranges.setdefault((rec.study, rec.cell), [])
+        i = bisect.bisect_left(spans, (rec.end, -1, ""))
+        j = i
+        while j > 0 and spans[j - 1][1] > rec.start:
+            j -= 1
+        for _, _, path in spans[j:i]:
+            del self.by_path[path]
+        spans[j:i] = [(rec.start, rec.end, rec.path)]
+        self.by_path[rec.path] = rec
+
+    def _drop(self, rec: BatchRecord) -> None:
+        spans = self.ranges[(rec.study, rec.cell)]
+        spans.remove((rec.start, rec.end, rec.path))
+
+
 def read_records(out: Path) -> tuple[list[BatchRecord], list[str]]:
-    """The records of ``batches.jsonl`` (the last one per path wins) and notes on damaged lines.
-    A torn last line (a crash while appending) is ignored silently."""
-    path = ledger_path(out)
+    """The live records of ``batches.jsonl`` (the last one per path; a later record supersedes
+    every earlier one of its cell it overlaps) and notes on damaged lines. A torn last line (a
+    crash while appending) is ignored silently. The ledger is read without following a link,
+    at most :data:`MAX_LEDGER_BYTES`."""
     try:
-        text = path.read_text(encoding="utf-8", errors="replace")
+        raw = _read_ledger(out)
     except FileNotFoundError:
         return [], []
-    lines = text.split("\n")
+    lines = raw.decode("utf-8", errors="replace").split("\n")
     lines = lines[:-1]  # the part after the last newline: empty, or torn by a crash
-    latest: dict[str, BatchRecord] = {}
+    latest = _Latest()
     notes = []
     for number, line in enumerate(lines, 1):
         try:
-            rec = BatchRecord(**json.loads(line))
-        except (json.JSONDecodeError, TypeError) as exc:
-            notes.append(f"{path.name} line {number}: damaged record ignored ({type(exc).__name__})")
+            rec = _record(line)
+        except (ValueError, TypeError, RecursionError) as exc:
+            notes.append(f"{LEDGER} line {number}: damaged record ignored ({type(exc).__name__})")
             continue
-        latest[rec.path] = rec
-    return list(latest.values()), notes
+        latest.add(rec)
+    return list(latest.by_path.values()), notes
 
 
-def file_identity(path: Path) -> dict[str, object] | None:
+def _read_ledger(out: Path) -> bytes:
+    with open_in(out, LEDGER) as fd:
+        size = os.fstat(fd).st_size
+        if size > MAX_LEDGER_BYTES:
+            raise OSError(0, f"{size:,} bytes, more than the {MAX_LEDGER_BYTES:,} a ledger may hold")
+        chunks = []
+        while chunk := os.read(fd, CHUNK):
+            chunks.append(chunk)
+            if sum(map(len, chunks)) > MAX_LEDGER_BYTES:
+                raise OSError(0, f"more than the {MAX_LEDGER_BYTES:,} bytes a ledger may hold")
+        return b"".join(chunks)
+
+
+def rewrite_records(out: Path, records: Iterable[BatchRecord]) -> None:
+    """Replaces ``batches.jsonl`` atomically by ``records`` (the writer's repair: records of
+    files that failed validation are retired, so the ledger names only files that are there)."""
+    lines = [json.dumps(asdict(r), sort_keys=True) for r in sorted(records, key=lambda r: (r.cell, r.start))]
+    atomic_write_text(ledger_path(out), "".join(line + "\n" for line in lines))
+
+
+def file_identity(out: Path, rel: str) -> dict[str, object] | None:
     """The identity stored in a batch file's metadata, if it has one."""
     try:
-        meta = pq.read_schema(path).metadata or {}
-        return json.loads(meta[META_KEY])
+        with open_in(out, rel) as fd, os.fdopen(os.dup(fd), "rb") as fh:
+            meta = pq.read_schema(fh).metadata or {}
+        ident = json.loads(meta[META_KEY])
+        return ident if isinstance(ident, dict) else None
     except Exception:  # noqa: BLE001 - a file without readable metadata has no identity
         return None
 
 
-def sha256_of(path: Path) -> str:
+def sha256_fd(fd: int) -> str:
     digest = hashlib.sha256()
-    with open(path, "rb") as fh:
-        while chunk := fh.read(CHUNK):
-            digest.update(chunk)
+    while chunk := os.read(fd, CHUNK):
+        digest.update(chunk)
     return digest.hexdigest()
+
+
+def file_digest(out: Path, rel: str, expected_size: int) -> tuple[int, str]:
+    """(size, SHA-256) of the batch file ``out/rel`` (the hash only if the size is as expected)."""
+    with open_in(out, rel) as fd:
+        size = os.fstat(fd).st_size
+        return size, sha256_fd(fd) if size == expected_size else ""
+
+
+def read_table(out: Path, rel: str) -> pa.Table:
+    """A batch file's table, opened without following a link."""
+    with open_in(out, rel) as fd, os.fdopen(os.dup(fd), "rb") as fh:
+        return pq.read_table(fh)
 
 
 @dataclass
@@ -163,6 +274,11 @@ class RunCheck:
     strays: list[str] = field(default_factory=list)
     #: Temporary files left by a stopped run.
     temporaries: list[str] = field(default_factory=list)
+    #: (path as recorded, why): records that name no batch file of their cell and range (a
+    #: damaged ledger line); they can never be satisfied and are retired by the writer.
+    retired: list[tuple[str, str]] = field(default_factory=list)
+    #: Every live record, of any study (the writer keeps only the good ones when it repairs).
+    records: list[BatchRecord] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
 
     def covered(self, cell_id: str) -> list[tuple[int, int]]:
@@ -177,22 +293,22 @@ class RunCheck:
 
 def _verify(out: Path, rec: BatchRecord) -> tuple[str, str] | None:
     """``None`` if the recorded file is as written; else ``("bad"|"unreadable", why)``."""
-    path = out / rec.path
     try:
-        size = path.stat().st_size
-        digest = sha256_of(path)
+        size, digest = file_digest(out, rec.path, rec.bytes)
     except FileNotFoundError:
         return "bad", "missing"
     except OSError as exc:
-        return "unreadable", f"cannot read: {exc.strerror or exc}"
+        if exc.errno in (errno.ELOOP, errno.EMLINK, errno.ENOTDIR, errno.EINVAL):
+            return "bad", describe(exc)
+        return "unreadable", f"cannot read: {describe(exc)}"
     if size != rec.bytes or digest != rec.sha256:
-        return "bad", _changed(path, rec, size, digest)
+        return "bad", _changed(out, rec, size, digest)
     return None
 
 
-def _changed(path: Path, rec: BatchRecord, size: int, digest: str) -> str:
+def _changed(out: Path, rec: BatchRecord, size: int, digest: str) -> str:
     """Why a file's hash differs from its record, as precisely as its metadata tells."""
-    ident = file_identity(path) or {}
+    ident = file_identity(out, rec.path) or {}
     if ident.get("study") not in (None, rec.study):
         other = str(ident["study"])[:12]
         return f"a batch file of another study (study hash {other}, this run {rec.study[:12]})"
@@ -205,12 +321,20 @@ def _changed(path: Path, rec: BatchRecord, size: int, digest: str) -> str:
     return f"content changed since it was written (sha256 {digest[:12]}, recorded {rec.sha256[:12]})"
 
 
-def _unrecorded(path: Path, study_hash: str) -> str:
-    ident = file_identity(path)
+def _unrecorded(out: Path, rel: str, study_hash: str) -> str:
+    ident = file_identity(out, rel)
     if ident is not None and ident.get("study") != study_hash:
         other = str(ident.get("study"))[:12]
         return f"a batch file of another study (study hash {other}, this run {study_hash[:12]})"
     return "not recorded in batches.jsonl (not written by this run)"
+
+
+def _expected_path(out: Path, rec: BatchRecord) -> str | None:
+    """The one path a record may name: the batch file of its cell and range."""
+    try:
+        return relative(out, part_path(out, rec.cell, rec.start, rec.end))
+    except ValueError:
+        return None
 
 
 def check_run(out: Path, study_hash: str, cells: Iterable[str]) -> RunCheck:
@@ -223,8 +347,8 @@ def check_run(out: Path, study_hash: str, cells: Iterable[str]) -> RunCheck:
     check = RunCheck(notes=notes)
     mine = {r.path: r for r in records if r.study == study_hash and r.cell in known}
     for rec in sorted(mine.values(), key=lambda r: (r.cell, r.start, r.end)):
-        if parse_part(out / rec.path) != (rec.cell, rec.start, rec.end):
-            check.bad.append((rec.path, "record does not match its file name"))
+        if rec.path != _expected_path(out, rec):
+            check.retired.append((rec.path, "record does not match its file name"))
             continue
         verdict = _verify(out, rec)
         if verdict is None and any(
@@ -237,16 +361,29 @@ def check_run(out: Path, study_hash: str, cells: Iterable[str]) -> RunCheck:
             check.bad.append((rec.path, verdict[1]))
         else:
             check.unreadable.append((rec.path, verdict[1]))
+    check.records = records
     _walk(out, study_hash, known, mine, check)
     return check
 
 
 def _walk(out: Path, study_hash: str, known: set[str], mine: dict[str, BatchRecord], check: RunCheck) -> None:
     root = data_dir(out)
+    if os.path.islink(root):
+        check.unreadable.append((DATA, describe(OSError(errno.ELOOP, "link"))))
+        return
     if not root.exists():
         return
     for dirpath, dirnames, filenames in os.walk(root, onerror=lambda e: _unlistable(out, e, check)):
         dirnames.sort()
+        for name in list(dirnames):
+            path = Path(dirpath) / name
+            if path.is_symlink():  # never descended; a cell's folder must be a real one
+                rel = relative(out, path)
+                cell = name[len(CELL_PREFIX) :] if name.startswith(CELL_PREFIX) else None
+                if Path(dirpath) == root and cell in known:
+                    check.unreadable.append((rel, describe(OSError(errno.ELOOP, "link"))))
+                else:
+                    check.strays.append(rel)
         for name in sorted(filenames):
             path = Path(dirpath) / name
             rel = relative(out, path)
@@ -256,7 +393,7 @@ def _walk(out: Path, study_hash: str, known: set[str], mine: dict[str, BatchReco
             if name.startswith(".") and name.endswith(TMP_SUFFIX):
                 check.temporaries.append(rel)
             elif parsed is not None and parsed[0] in known:
-                check.bad.append((rel, _unrecorded(path, study_hash)))
+                check.bad.append((rel, _unrecorded(out, rel, study_hash)))
             else:
                 check.strays.append(rel)
 

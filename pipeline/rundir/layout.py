@@ -27,8 +27,11 @@ TMP_SUFFIX = ".tmp"
 MAX_GAMES = 1_000_000_000
 MAX_PLAYERS = 64
 DIGITS = 12
-PART = re.compile(r"^part-(\d{12})-(\d{12})\.parquet$")
+PART = re.compile(r"part-(\d{12})-(\d{12})\.parquet")
 CELL_PREFIX = "cell="
+#: A cell id: what a folder name may hold (checked when a manifest is read, so no cell id can
+#: lead a path out of the run).
+CELL_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,249}")
 
 assert MAX_GAMES + MAX_PLAYERS < 10**DIGITS
 
@@ -66,7 +69,7 @@ def relative(out: Path, path: Path) -> str:
 
 def parse_part(path: Path) -> tuple[str, int, int] | None:
     """``(cell_id, start, end)`` of a batch file path, or ``None`` if it is not named like one."""
-    m = PART.match(path.name)
+    m = PART.fullmatch(path.name)
     folder = path.parent.name
     if m is None or not folder.startswith(CELL_PREFIX) or path.parent.parent.name != DATA:
         return None

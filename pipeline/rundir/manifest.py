@@ -4,6 +4,12 @@ The manifest holds the study as resolved (its identity decides whether a directo
 continued), the engine that played it (rules version of the game, a version per agent spec),
 the tool versions, and times and progress. :data:`FORMAT` is bumped whenever its layout or the
 layout of the directory changes; a manifest of another format is refused, naming both.
+
+The manifest carries its own ``checksum`` (SHA-256 of its canonical JSON without that field):
+a damaged manifest (a flipped byte, an edit) is refused by every reader, naming the damage
+(:class:`ManifestDamaged`). The writer may restore it only where the damage cannot have touched
+what decides the games (see :func:`pipeline.manifest.restorable`). It is read without following
+a link and at most :data:`MAX_MANIFEST_BYTES`.
 """
 
 from __future__ import annotations
@@ -14,15 +20,35 @@ from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
-from .layout import MANIFEST, manifest_path
-from .store import atomic_write_text
+from .layout import CELL_ID, MANIFEST, manifest_path
+from .store import atomic_write_text, describe, read_bounded
 
-#: Format of the manifest and of the directory layout written by this balancelab.
+#: Format of the manifest and of the directory layout written by this balancelab. A manifest
+#: written before the checksum was added has none; it is read as it is and gets one when written.
 FORMAT = 2
+#: Most bytes of ``manifest.json`` read.
+MAX_MANIFEST_BYTES = 64 << 20
+CHECKSUM = "checksum"
 
 
 class RunFormatError(ValueError):
     """A manifest that this balancelab cannot read: another format, or damaged."""
+
+
+class ManifestDamaged(RunFormatError):
+    """A manifest whose checksum does not match (or that does not parse); ``manifest`` holds
+    what could still be read of it (``None`` if nothing)."""
+
+    def __init__(self, message: str, manifest: Manifest | None = None) -> None:
+        super().__init__(message)
+        self.manifest = manifest
+
+
+def checksum(data: dict[str, Any]) -> str:
+    """SHA-256 of a manifest's canonical JSON without its ``checksum`` field."""
+    rest = {k: v for k, v in data.items() if k != CHECKSUM}
+    text = json.dumps(rest, sort_keys=True, separators=(",", ":"), allow_nan=True)
+    return hashlib.sha256(text.encode()).hexdigest()
 
 
 @dataclass(frozen=True)
@@ -95,14 +121,19 @@ class EngineSpec:
     agent_versions: dict[str, int]
 
     def changes(self, now: EngineSpec) -> list[str]:
-        """What differs from ``now``, e.g. ``rules_version of alhambra 1, now 2``."""
+        """What differs from ``now``, e.g. ``rules_version of alhambra 1, now 2``; a game or agent
+        recorded on one side only (a renamed key) is a difference too."""
         out = []
         for label, old, cur in (
             ("rules_version of", self.rules_version, now.rules_version),
             ("version of agent", self.agent_versions, now.agent_versions),
         ):
-            for key in sorted(old.keys() & cur.keys()):
-                if old[key] != cur[key]:
+            for key in sorted(old.keys() | cur.keys(), key=str):
+                if key not in cur:
+                    out.append(f"{label} {key} {old[key]} recorded, not used now")
+                elif key not in old:
+                    out.append(f"{label} {key} not recorded, now {cur[key]}")
+                elif old[key] != cur[key]:
                     out.append(f"{label} {key} {old[key]}, now {cur[key]}")
         return out
 
@@ -141,24 +172,63 @@ class Manifest:
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
         data["study_hash"] = self.study_hash
+        data[CHECKSUM] = checksum(data)
         return data
 
     @classmethod
     def from_dict(cls, data: dict[str, Any], where: str = MANIFEST) -> Manifest:
+        """The manifest of ``data``; :class:`ManifestDamaged` if its checksum does not match (with
+        what it says attached), :class:`RunFormatError` if it is of another format or malformed."""
         check_format(data, where)
+        man = cls._parse(data, where)
+        if CHECKSUM in data:
+            found, want = data.get(CHECKSUM), checksum(data)
+            if found != want:
+                raise ManifestDamaged(
+                    f"{where}: damaged manifest (checksum {str(found)[:12]!r} recorded, "
+                    f"{want[:12]} computed: it was changed after it was written)",
+                    man,
+                )
+        return man
+
+    @classmethod
+    def _parse(cls, data: dict[str, Any], where: str) -> Manifest:
+        known = {f.name for f in fields(cls)} - {"study", "engine"}
         try:
+            unknown = set(data) - known - {"study", "engine", "study_hash", CHECKSUM}
+            if unknown:
+                raise ValueError(f"unknown field {sorted(unknown)[0]!r}")
             study = dict(data["study"])
             cells = [CellSpec(**c) for c in study.pop("cells")]
             spec = StudySpec(cells=cells, **study)
             engine = EngineSpec(**data["engine"])
-            known = {f.name for f in fields(cls)} - {"study", "engine"}
             rest = {k: v for k, v in data.items() if k in known}
+            _check_types(spec, engine)
             return cls(study=spec, engine=engine, **rest)
-        except (KeyError, TypeError, ValueError) as exc:
-            raise RunFormatError(f"{where}: damaged manifest ({type(exc).__name__}: {exc})") from None
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            raise ManifestDamaged(f"{where}: damaged manifest ({type(exc).__name__}: {exc})") from None
 
     def with_study(self, study: StudySpec) -> Manifest:
         return replace(self, study=study, games_planned=study.games_planned())
+
+
+def _check_types(spec: StudySpec, engine: EngineSpec) -> None:
+    """Refuses values a reader would trip on: cell ids that are no folder name of a run, games
+    that are no counts, files and versions that are not text and numbers."""
+    for cell in spec.cells:
+        if not isinstance(cell.id, str) or not CELL_ID.fullmatch(cell.id):
+            raise ValueError(f"cell id {str(cell.id)[:80]!r} is not a cell id")
+        if isinstance(cell.games, bool) or not isinstance(cell.games, int) or cell.games < 0:
+            raise ValueError(f"games of cell {cell.id} is {cell.games!r}")
+        if not isinstance(cell.agents, list) or not isinstance(cell.variant, dict):
+            raise ValueError(f"cell {cell.id}: agents or variant of the wrong type")
+    if not isinstance(spec.files, dict) or not all(
+        isinstance(k, str) and isinstance(v, str) for k, v in spec.files.items()
+    ):
+        raise ValueError("study.files must map paths to SHA-256 texts")
+    for table in (engine.rules_version, engine.agent_versions):
+        if not isinstance(table, dict):
+            raise ValueError("engine versions must be tables")
 
 
 def check_format(data: Any, where: str) -> None:
@@ -166,7 +236,7 @@ def check_format(data: Any, where: str) -> None:
     if not isinstance(data, dict):
         raise RunFormatError(f"{where}: not a balancelab manifest (a JSON object is expected)")
     found = data.get("format")
-    if found == FORMAT:
+    if found == FORMAT and not isinstance(found, bool):
         return
     if isinstance(found, int) and found > FORMAT:
         why = "written by a newer balancelab; upgrade balancelab to read it"
@@ -182,19 +252,23 @@ def read_manifest(out: Path) -> Manifest | None:
     """The manifest of ``out`` (``None`` if there is none); :class:`RunFormatError` if unreadable."""
     path = manifest_path(out)
     try:
-        text = path.read_text(encoding="utf-8")
+        raw = read_bounded(out, MANIFEST, MAX_MANIFEST_BYTES)
     except FileNotFoundError:
         return None
     except OSError as exc:
-        raise RunFormatError(f"{path}: cannot read: {exc.strerror or exc}") from None
+        raise RunFormatError(f"{path}: cannot read: {describe(exc)}") from None
     try:
-        data = json.loads(text)
+        data = json.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        raise ManifestDamaged(f"{path}: damaged manifest (not UTF-8 at byte {exc.start})") from None
     except json.JSONDecodeError as exc:
-        raise RunFormatError(f"{path}: damaged manifest (not JSON: {exc})") from None
+        raise ManifestDamaged(f"{path}: damaged manifest (not JSON: {exc})") from None
+    except RecursionError:
+        raise ManifestDamaged(f"{path}: damaged manifest (nested too deeply)") from None
     return Manifest.from_dict(data, str(path))
 
 
 def write_manifest(out: Path, manifest: Manifest) -> None:
     """Writes the manifest atomically (temporary file, fsync, rename, fsync of the directory)."""
     text = json.dumps(manifest.to_dict(), indent=2) + "\n"
-    atomic_write_text(manifest_path(out), text)
+    atomic_write_text(manifest_path(out), text, root=out)
