@@ -340,6 +340,8 @@ def cmd_run(args: argparse.Namespace) -> int:
     if args.max_core_hours is not None and args.precision is None:
         return fail("--max-core-hours: only with --precision")
     out = args.out or Path("runs") / study.name
+    from analysis import precision as measured  # the CLI wires the analysis into the runner
+
     try:
         man = run_study(
             study,
@@ -354,6 +356,8 @@ def cmd_run(args: argparse.Namespace) -> int:
             max_games=args.max_games,
             max_core_hours=args.max_core_hours,
             connect_timeout_s=args.connect_timeout,
+            halfwidths=measured.max_halfwidths,
+            ladder_round=measured.ladder_round,
         )
     except (
         manifest.ManifestMismatch,

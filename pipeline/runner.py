@@ -8,10 +8,10 @@ import math
 import os
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from . import manifest, sink
 from .cluster import CONNECT_TIMEOUT_S, RaySession
@@ -108,15 +108,6 @@ def exclusive(out: Path) -> Iterator[None]:
             fcntl.flock(fh, fcntl.LOCK_UN)
 
 
-def halfwidths(out: Path) -> dict[str, float] | None:
-    """Per-cell 95% half-width of the start-player advantage, if the analysis package provides it."""
-    try:
-        from analysis.precision import max_halfwidths
-    except ImportError:
-        return None
-    return {str(k): float(v) for k, v in max_halfwidths(out).items()}
-
-
 def grow(study: Study, widths: dict[str, float], target: float, max_games: int) -> Study | None:
     """More games for every cell whose half-width exceeds ``target``, or ``None`` if nothing can grow.
 
@@ -146,6 +137,16 @@ def grow(study: Study, widths: dict[str, float], target: float, max_games: int) 
     return replace(study, cells=cells) if grew else None
 
 
+class LadderStep(Protocol):
+    """A ladder study's next precision round (``analysis.precision.LadderRound``): the games per
+    cell id that grow, whether every verdict is settled, the round's cost, and the closing line."""
+
+    games: Mapping[str, int]
+    settled: bool
+    cost_s: float
+    line: str
+
+
 @dataclass
 class RunConfig:
     """How to run (not what: that is the study)."""
@@ -164,6 +165,11 @@ class RunConfig:
     prior_core_seconds: float = 0.0
     on_written: Callable[[Progress], None] | None = None
     connect_timeout_s: float = CONNECT_TIMEOUT_S
+    #: What ``precision`` measures, passed in by the caller (the CLI passes the analysis's
+    #: functions; the runner imports no analysis): per-cell 95% half-widths of the start-player
+    #: advantage of a run directory, and a ladder study's next round.
+    halfwidths: Callable[[Path], Mapping[str, float]] | None = None
+    ladder_round: Callable[[Path, float, float, float], LadderStep] | None = None
 
 
 def run_study(study: Study, out: Path, **options: Any) -> Manifest:
@@ -318,14 +324,12 @@ def _next_round(study: Study, out: Path, man: Manifest, cfg: RunConfig, cap: int
     assert cfg.precision is not None
     if study.ladder:
         return _next_ladder_round(study, out, man, cfg, cap)
-    widths = halfwidths(out)
-    if widths is None:
+    if cfg.halfwidths is None:
         _say(
-            cfg.quiet,
-            "note: --precision needs analysis.precision.max_halfwidths, which is not available; "
-            "stopping after one round",
+            cfg.quiet, "note: --precision needs a half-width function (halfwidths=); stopping after one round"
         )
         return None
+    widths = {str(k): float(v) for k, v in cfg.halfwidths(out).items()}
     man.precision_rounds.append({"games": {c.id: c.games for c in study.cells}, "halfwidths": widths})
     grown = grow(study, widths, cfg.precision, cap)
     worst = max(widths.values()) if widths else float("nan")
@@ -345,15 +349,15 @@ DEFAULT_LADDER_CORE_HOURS = 1.0
 
 
 def _next_ladder_round(study: Study, out: Path, man: Manifest, cfg: RunConfig, cap: int) -> Study | None:
-    """A ladder study's next round (:func:`analysis.precision.ladder_round`): games where they
+    """A ladder study's next round (``cfg.ladder_round``): games where they
     settle the start-player verdicts, within the core-hours budget; ``None`` when settled or spent."""
-    try:
-        from analysis.precision import ladder_round
-    except ImportError:
-        _say(cfg.quiet, "note: --precision on a ladder needs analysis.precision.ladder_round; stopping")
+    if cfg.ladder_round is None:
+        _say(
+            cfg.quiet, "note: --precision on a ladder needs a ladder-round function (ladder_round=); stopping"
+        )
         return None
     budget = (cfg.max_core_hours or DEFAULT_LADDER_CORE_HOURS) * 3600
-    r = ladder_round(out, cfg.prior_core_seconds + man.task_seconds, man.task_seconds, budget)
+    r = cfg.ladder_round(out, cfg.prior_core_seconds + man.task_seconds, man.task_seconds, budget)
     man.precision_rounds.append({"games": {c.id: c.games for c in study.cells}, "ladder": r.line})
     cells = [
         replace(c, games=games_for(min(r.games[c.id], cap), c.n_players, study.pair_seats))

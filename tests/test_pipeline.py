@@ -240,12 +240,17 @@ def test_precision_rounds_until_every_cell_is_narrow_enough(write_study, tmp_pat
         calls.append(games)
         return {cell: 1.0 / n**0.5 for cell, n in games.items()}  # width 0.05 needs 400 games
 
-    fake = types.ModuleType("analysis.precision")
-    fake.max_halfwidths = max_halfwidths
-    monkeypatch.setitem(sys.modules, "analysis.precision", fake)
     path = write_study(games=50)
     out = tmp_path / "run"
-    man = run_study(load_study(str(path)), out, workers=2, progress=False, quiet=True, precision=0.05)
+    man = run_study(
+        load_study(str(path)),
+        out,
+        workers=2,
+        progress=False,
+        quiet=True,
+        precision=0.05,
+        halfwidths=max_halfwidths,
+    )
     assert calls[0] == {"p2-official": 50, "p2-no_dirk": 50}
     assert all(n >= 400 for n in calls[-1].values())
     assert [c.games for c in man.study.cells] == [calls[-1]["p2-official"], calls[-1]["p2-no_dirk"]]
