@@ -475,7 +475,7 @@ def parse_study(
         raise ck.fail(
             "grid", f"cells with the same id: {', '.join(dupes)}; make variant names or values distinct"
         )
-    _refuse_identical(ck, game, cells)
+    cells = _refuse_identical(ck, game, cells)
     files: dict[str, str] = {}
     for c in cells:
         for key in sorted(paths & c.variant.keys()):
@@ -584,26 +584,39 @@ def _step_cells(
     return out
 
 
-def _settings(game: str, cell: Cell) -> str:
-    """A cell's settings with every option at its value (defaults filled in), as canonical JSON."""
-    options = {o["name"]: o["default"] for o in rust_core.variant_schema(game)}
-    options.update(cell.variant)
+def _settings(game: str, cell: Cell, *, normal: bool = False) -> str:
+    """A cell's settings with every option at its value (defaults filled in), as canonical JSON;
+    with ``normal``, in the engine's normal form (values that play the same game merged)."""
+    if normal:
+        options = rust_core.normalize_variant(game, cell.variant, cell.n_players)
+    else:
+        options = {o["name"]: o["default"] for o in rust_core.variant_schema(game)}
+        options.update(cell.variant)
     return json.dumps([cell.n_players, options, cell.agents], sort_keys=True)
 
 
-def _refuse_identical(ck: _Checker, game: str, cells: list[Cell]) -> None:
-    """Two cells with the same settings would play the same games and be compared as independent."""
-    seen: dict[str, str] = {}
+def _refuse_identical(ck: _Checker, game: str, cells: list[Cell]) -> list[Cell]:
+    """Two cells with the same settings would play the same games and be compared as independent:
+    refused. Cells the engine says play the same game (``rust_core.normalize_variant``: Taluva's
+    ``tiles = 12`` at 4 players is all 48 tiles) are merged: the first is kept, its label says so."""
+    seen: dict[str, int] = {}
+    kept: list[Cell] = []
     for cell in cells:
-        key = _settings(game, cell)
-        if key in seen:
+        key = _settings(game, cell, normal=True)
+        if key not in seen:
+            seen[key] = len(kept)
+            kept.append(cell)
+            continue
+        first = kept[seen[key]]
+        if _settings(game, first) == _settings(game, cell):
             raise ck.fail(
                 "grid",
-                f"cells {seen[key]} and {cell.id} have identical settings ({cell.n_players} players, "
+                f"cells {first.id} and {cell.id} have identical settings ({cell.n_players} players, "
                 f"agents {', '.join(cell.agents)}, the same variant options once defaults are filled in): "
                 "they would play the same games; remove one or make them differ",
             )
-        seen[key] = cell.id
+        kept[seen[key]] = replace(first, label=f"{first.label} (= {cell.id}: the same game)")
+    return kept
 
 
 def _fails(game: str, variant: dict[str, Any], agents: list[str]) -> bool:

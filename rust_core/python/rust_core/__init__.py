@@ -30,6 +30,7 @@ __all__ = [
     "hiroba",
     "maharaja",
     "metric_columns",
+    "normalize_variant",
     "replay",
     "rules_version",
     "simulate",
@@ -123,6 +124,16 @@ def validate(
 
     ``files`` maps each file option's path to the file's text; by default the files are read."""
     _native.validate(game, _variant_json(variant), _agent_list(agents), _files(game, variant, files))
+
+
+def normalize_variant(
+    game: str, variant: Mapping[str, Any] | None, players: int, *, files: Files | None = None
+) -> dict[str, Any]:
+    """``variant`` for ``players`` players in normal form: every option present (defaults filled
+    in), and two variants that play the same game give the same dict (e.g. Taluva's
+    ``tiles = 12`` at 4 players is ``tiles = "all"``). Checked as :func:`validate` checks it."""
+    text = _native.normalize_variant(game, _variant_json(variant), players, _files(game, variant, files))
+    return dict(json.loads(text))
 
 
 def simulate(

@@ -27,6 +27,9 @@ def agent_version(spec: str) -> int: ...
 def validate(
     game: str, variant_json: str, agents: list[str], files: dict[str, str] | None = None
 ) -> None: ...
+def normalize_variant(
+    game: str, variant_json: str, players: int, files: dict[str, str] | None = None
+) -> str: ...
 def simulate(
     game: str,
     variant_json: str,
