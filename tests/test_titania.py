@@ -31,6 +31,7 @@ METRICS = [
     "cards_played",
     "epoch_1_turns",
     "epoch_2_turns",
+    "end_reason",
 ]
 README = pathlib.Path(__file__).resolve().parents[1] / "README.md"
 
@@ -51,6 +52,7 @@ def test_simulate_has_the_documented_columns():
         assert t["ships_placed"][i] >= t["cards_played"][i]
         assert t["epoch_1_turns"][i] > 0 and t["epoch_2_turns"][i] > 0
         assert t["epoch_1_turns"][i] + t["epoch_2_turns"][i] == t["turns"][i]
+        assert t["end_reason"][i] == 0, "normal games, not the turn cap"
     assert all(batch.schema.field(name).metadata[b"description"] for name in METRICS)
 
 
@@ -89,7 +91,31 @@ def test_default_board_is_packaged_and_is_the_builtin_board():
     b = rust_core.simulate("titania", {}, ["random"] * 2, 5, 0, 20)
     assert a.equals(b)
     schema = {o["name"]: o for o in rust_core.variant_schema("titania")}
-    assert list(schema) == ["board"] and schema["board"]["path"] and schema["board"]["default"] is None
+    assert list(schema) == ["board", "tiebreak", "draw", "epoch_2_start"]
+    assert schema["board"]["path"] and schema["board"]["default"] is None
+    assert schema["tiebreak"]["default"] == "components" and schema["draw"]["default"] == "up_to"
+    assert rust_core.rules_version("titania") == 2
+
+
+@pytest.mark.parametrize(
+    "variant", [{"tiebreak": "uncapped"}, {"draw": "all_or_none"}, {"epoch_2_start": "start_player"}]
+)
+def test_each_rule_switch_plays_and_is_logged(variant):
+    agents = ["greedy", "random", "greedy"]
+    rows = rust_core.simulate("titania", variant, agents, 6, 0, 3, pair_seats=True).to_pylist()
+    assert len(rows) == 9 and all(r["end_reason"] == 0 for r in rows)
+    log = rust_core.replay("titania", variant, agents, 6, 1, pair_seats=True)
+    setup = log["events"][0]
+    (name, value), *_ = variant.items()
+    assert setup["rules"][name] == value and setup["start_position"] == 0
+    assert len(setup["board_lines"]) == setup["spaces"] + 22 + 30  # spaces, fog tiles, score tiles
+    final = next(e for e in log["events"] if e["event"] == "final_scores")
+    assert final["end_reason"] == "normal" and all("hand" in p for p in final["players"])
+    for e in log["events"]:
+        if e["event"] != "action":
+            assert "player" not in e, e
+    with pytest.raises(ValueError, match=name):
+        rust_core.validate("titania", {name: "sometimes"}, agents)
 
 
 def _board_file(tmp_path: pathlib.Path, old: str, new: str) -> pathlib.Path:
