@@ -201,3 +201,12 @@ def test_report_has_the_taluva_section(tmp_path):
     section = md.split("## Taluva", 1)[1].split("\n## ", 1)[0]
     rows = [x for x in section.splitlines() if x.startswith("| ") and "[" in x]
     assert len(rows) == 2 + 3
+
+
+def test_builtin_switch_study_has_each_switch_alone():
+    study = load_study("taluva-switches")
+    switched = {next(iter(c.variant), "defaults") for c in study.cells}
+    names = {o["name"] for o in rust_core.variant_schema("taluva")}
+    assert switched == names | {"defaults"}
+    assert all(len(c.variant) <= 1 and c.agents == ["greedy"] * c.n_players for c in study.cells)
+    assert len(study.cells) == 3 * 7 - 1  # p4-tiles_12 is all 48 tiles: merged into p4-defaults

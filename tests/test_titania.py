@@ -212,3 +212,10 @@ def test_report_has_the_titania_section_and_the_builtin_board(tmp_path):
     rows = [x for x in section.splitlines() if x.startswith("| 2 players") or x.startswith("| 4 players")]
     assert len(rows) == 2 + 4 + 2  # per seat, then the epoch lengths per cell
     assert "turns of epoch 1" in section
+
+
+def test_builtin_switch_study_has_each_rule_switch_alone():
+    study = load_study("titania-switches")
+    switched = {next(iter(c.variant), "defaults") for c in study.cells}
+    names = {o["name"] for o in rust_core.variant_schema("titania")} - {"board"}
+    assert switched == names | {"defaults"} and len(study.cells) == 3 * 4
