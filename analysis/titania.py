@@ -18,6 +18,7 @@ from .games import GameSection
 from .model import StudyAnalysis
 from .stats.intervals import ALPHA
 from .stats.seats import seat_figures
+from .switches import switch_sections
 
 __all__ = [
     "BUILTIN_BOARD",
@@ -135,7 +136,7 @@ def _sections(s: StudyAnalysis) -> list[Section]:
         blocks.append(
             Table(header, interval_rows(epochs, ["cell"], [c for c, _ in EPOCH_METRICS], s.short, 1))
         )
-    return [Section(HEADING, tuple(blocks))]
+    return [Section(HEADING, tuple(blocks)), *switch_sections(s, "Titania")]
 
 
 HEADING = "Titania: points, towers and ships by seat"
