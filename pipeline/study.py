@@ -348,7 +348,7 @@ def parse_study(
         for c in expand.cells(fail, n, pname, preset, lineups)
     ]
     cells += _step_cells(fail, raw.game, ladder, cells, raw.pair_seats, default_games)
-    _check_cells(fail, raw.game, cells)
+    cells = _check_cells(fail, raw.game, cells)
     return Study(
         raw.name, raw.description, raw.game, raw.seed, default_games, raw.pair_seats, source, cells,
         _files(options.paths, cells), raw.practical_threshold, [spec for spec, _ in ladder],
@@ -366,7 +366,9 @@ def _files(paths: frozenset[str], cells: list[Cell]) -> dict[str, str]:
     return dict(sorted(files.items()))
 
 
-def _check_cells(fail: Callable[[str, str], StudyError], game: str, cells: list[Cell]) -> None:
+def _check_cells(fail: Callable[[str, str], StudyError], game: str, cells: list[Cell]) -> list[Cell]:
+    """The cells, checked: ids distinct, no two with identical settings, cells that play the same
+    game merged (:func:`_refuse_identical`)."""
     if not cells:
         raise fail("grid", "the grid has no cells (no line-up fits any player count)")
     ids = [c.id for c in cells]
@@ -375,7 +377,7 @@ def _check_cells(fail: Callable[[str, str], StudyError], game: str, cells: list[
         raise fail(
             "grid", f"cells with the same id: {', '.join(dupes)}; make variant names or values distinct"
         )
-    _refuse_identical(fail, game, cells)
+    return _refuse_identical(fail, game, cells)
 
 
 class _Options:
@@ -582,26 +584,39 @@ def _step_cells(
     return out
 
 
-def _settings(game: str, cell: Cell) -> str:
-    """A cell's settings with every option at its value (defaults filled in), as canonical JSON."""
-    options = {o["name"]: o["default"] for o in rust_core.variant_schema(game)}
-    options.update(cell.variant)
+def _settings(game: str, cell: Cell, *, normal: bool = False) -> str:
+    """A cell's settings with every option at its value (defaults filled in), as canonical JSON;
+    with ``normal``, in the engine's normal form (values that play the same game merged)."""
+    if normal:
+        options = rust_core.normalize_variant(game, cell.variant, cell.n_players)
+    else:
+        options = {o["name"]: o["default"] for o in rust_core.variant_schema(game)}
+        options.update(cell.variant)
     return json.dumps([cell.n_players, options, cell.agents], sort_keys=True)
 
 
-def _refuse_identical(fail: Callable[[str, str], StudyError], game: str, cells: list[Cell]) -> None:
-    """Two cells with the same settings would play the same games and be compared as independent."""
-    seen: dict[str, str] = {}
+def _refuse_identical(fail: Callable[[str, str], StudyError], game: str, cells: list[Cell]) -> list[Cell]:
+    """Two cells with the same settings would play the same games and be compared as independent:
+    refused. Cells the engine says play the same game (``rust_core.normalize_variant``: Taluva's
+    ``tiles = 12`` at 4 players is all 48 tiles) are merged: the first is kept, its label says so."""
+    seen: dict[str, int] = {}
+    kept: list[Cell] = []
     for cell in cells:
-        key = _settings(game, cell)
-        if key in seen:
+        key = _settings(game, cell, normal=True)
+        if key not in seen:
+            seen[key] = len(kept)
+            kept.append(cell)
+            continue
+        first = kept[seen[key]]
+        if _settings(game, first) == _settings(game, cell):
             raise fail(
                 "grid",
-                f"cells {seen[key]} and {cell.id} have identical settings ({cell.n_players} players, "
+                f"cells {first.id} and {cell.id} have identical settings ({cell.n_players} players, "
                 f"agents {', '.join(cell.agents)}, the same variant options once defaults are filled in): "
                 "they would play the same games; remove one or make them differ",
             )
-        seen[key] = cell.id
+        kept[seen[key]] = replace(first, label=f"{first.label} (= {cell.id}: the same game)")
+    return kept
 
 
 def _fails(game: str, variant: dict[str, Any], agents: list[str]) -> bool:

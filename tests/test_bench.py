@@ -45,6 +45,7 @@ TINY: dict[str, tuple[dict[str, str], list[str]]] = {
     "tune_rollout.py": ({}, ["--games", "2", "--iters", "5", "--workers", "1", "--only", "hiroba"]),
     "pipeline_scaling.py": ({}, ["--games", "400", "--calibrate-games", "50"]),
     "calibrate_trend.py": ({}, ["--reps", "2"]),
+    "switch_screen.py": ({"GAME": "taluva"}, ["--deals", "2", "--players", "2"]),
 }
 
 

@@ -85,12 +85,42 @@ def test_tiles_per_player_limits_the_game():
         ({"tiles": "some"}, "tiles"),
         ({"new_hut": "near"}, "new_hut"),
         ({"expansion": "all"}, "expansion"),
+        ({"eruption_levels": "some"}, "eruption_levels"),
+        ({"lost_huts": True}, "lost_huts"),
+        ({"eliminated": "last"}, "eliminated"),
         ({"volcanoes": 2}, "volcanoes"),
     ],
 )
 def test_bad_options_are_refused_naming_them(variant, needle):
     with pytest.raises(ValueError, match=needle):
         rust_core.validate("taluva", variant, ["random"] * 4)
+
+
+def test_switches_are_listed_and_normal_forms_merge_all_tiles():
+    names = [o["name"] for o in rust_core.variant_schema("taluva")]
+    assert names == ["tiles", "new_hut", "expansion", "eruption_levels", "lost_huts", "eliminated"]
+    full = rust_core.normalize_variant("taluva", {}, 4)
+    assert full == rust_core.normalize_variant("taluva", {"tiles": 12}, 4)
+    assert full["tiles"] == "all" and full["eliminated"] == "by_turn" and set(full) == set(names)
+    assert rust_core.normalize_variant("taluva", {"tiles": 12}, 3)["tiles"] == 12
+    with pytest.raises(ValueError, match="tiles"):
+        rust_core.normalize_variant("taluva", {"tiles": 13}, 4)
+
+
+@pytest.mark.parametrize(
+    "variant", [{"eruption_levels": "any"}, {"lost_huts": "not_placed"}, {"eliminated": "zero"}]
+)
+def test_each_new_switch_plays_and_the_log_has_the_deal(variant):
+    agents = ["greedy", "random", "greedy"]
+    rows = rust_core.simulate("taluva", variant, agents, 5, 0, 6, pair_seats=True).to_pylist()
+    assert len(rows) == 18
+    log = rust_core.replay("taluva", variant, agents, 5, 2, pair_seats=True)
+    setup = log["events"][0]
+    assert setup["variant"][next(iter(variant))] == next(iter(variant.values()))
+    order = setup["tile_order"]
+    assert len(order) == 48 and setup["tiles_not_in_game"] == []
+    placed = [e["action"]["tile"] for e in log["events"] if e["event"] == "action" and "tile" in e["action"]]
+    assert placed == order[: len(placed)], "tiles are drawn in the logged order"
 
 
 def test_replay_ends_with_the_simulated_result_and_the_map():
@@ -126,6 +156,10 @@ def test_builtin_study_is_listed_and_valid():
     assert sorted({c.n_players for c in study.cells}) == [2, 3, 4]
     assert {c.agents[0].split(":")[0] for c in study.cells} == {"greedy", "mcts"}
     assert {json.dumps(c.variant, sort_keys=True) for c in study.cells} == {"{}", '{"tiles": 12}'}
+    # 12 tiles per player at 4 players is all 48: one cell per line-up, its label says so
+    four = [c for c in study.cells if c.n_players == 4]
+    assert [c.variant for c in four] == [{}, {}] and all("(= p4-tiles_12" in c.label for c in four)
+    assert len([c for c in study.cells if c.n_players == 3]) == 4
     for cell in study.cells:
         assert len(set(cell.agents)) == 1 and cell.games % cell.n_players == 0
         rust_core.validate("taluva", cell.variant, list(cell.agents))
@@ -167,3 +201,12 @@ def test_report_has_the_taluva_section(tmp_path):
     section = md.split("## Taluva", 1)[1].split("\n## ", 1)[0]
     rows = [x for x in section.splitlines() if x.startswith("| ") and "[" in x]
     assert len(rows) == 2 + 3
+
+
+def test_builtin_switch_study_has_each_switch_alone():
+    study = load_study("taluva-switches")
+    switched = {next(iter(c.variant), "defaults") for c in study.cells}
+    names = {o["name"] for o in rust_core.variant_schema("taluva")}
+    assert switched == names | {"defaults"}
+    assert all(len(c.variant) <= 1 and c.agents == ["greedy"] * c.n_players for c in study.cells)
+    assert len(study.cells) == 3 * 7 - 1  # p4-tiles_12 is all 48 tiles: merged into p4-defaults

@@ -31,6 +31,7 @@ METRICS = [
     "cards_played",
     "epoch_1_turns",
     "epoch_2_turns",
+    "end_reason",
 ]
 README = pathlib.Path(__file__).resolve().parents[1] / "README.md"
 
@@ -51,6 +52,7 @@ def test_simulate_has_the_documented_columns():
         assert t["ships_placed"][i] >= t["cards_played"][i]
         assert t["epoch_1_turns"][i] > 0 and t["epoch_2_turns"][i] > 0
         assert t["epoch_1_turns"][i] + t["epoch_2_turns"][i] == t["turns"][i]
+        assert t["end_reason"][i] == 0, "normal games, not the turn cap"
     assert all(batch.schema.field(name).metadata[b"description"] for name in METRICS)
 
 
@@ -89,7 +91,31 @@ def test_default_board_is_packaged_and_is_the_builtin_board():
     b = rust_core.simulate("titania", {}, ["random"] * 2, 5, 0, 20)
     assert a.equals(b)
     schema = {o["name"]: o for o in rust_core.variant_schema("titania")}
-    assert list(schema) == ["board"] and schema["board"]["path"] and schema["board"]["default"] is None
+    assert list(schema) == ["board", "tiebreak", "draw", "epoch_2_start"]
+    assert schema["board"]["path"] and schema["board"]["default"] is None
+    assert schema["tiebreak"]["default"] == "components" and schema["draw"]["default"] == "up_to"
+    assert rust_core.rules_version("titania") == 2
+
+
+@pytest.mark.parametrize(
+    "variant", [{"tiebreak": "uncapped"}, {"draw": "all_or_none"}, {"epoch_2_start": "start_player"}]
+)
+def test_each_rule_switch_plays_and_is_logged(variant):
+    agents = ["greedy", "random", "greedy"]
+    rows = rust_core.simulate("titania", variant, agents, 6, 0, 3, pair_seats=True).to_pylist()
+    assert len(rows) == 9 and all(r["end_reason"] == 0 for r in rows)
+    log = rust_core.replay("titania", variant, agents, 6, 1, pair_seats=True)
+    setup = log["events"][0]
+    (name, value), *_ = variant.items()
+    assert setup["rules"][name] == value and setup["start_position"] == 0
+    assert len(setup["board_lines"]) == setup["spaces"] + 22 + 30  # spaces, fog tiles, score tiles
+    final = next(e for e in log["events"] if e["event"] == "final_scores")
+    assert final["end_reason"] == "normal" and all("hand" in p for p in final["players"])
+    for e in log["events"]:
+        if e["event"] != "action":
+            assert "player" not in e, e
+    with pytest.raises(ValueError, match=name):
+        rust_core.validate("titania", {name: "sometimes"}, agents)
 
 
 def _board_file(tmp_path: pathlib.Path, old: str, new: str) -> pathlib.Path:
@@ -186,3 +212,44 @@ def test_report_has_the_titania_section_and_the_builtin_board(tmp_path):
     rows = [x for x in section.splitlines() if x.startswith("| 2 players") or x.startswith("| 4 players")]
     assert len(rows) == 2 + 4 + 2  # per seat, then the epoch lengths per cell
     assert "turns of epoch 1" in section
+
+
+def test_builtin_switch_study_has_each_rule_switch_alone():
+    study = load_study("titania-switches")
+    switched = {next(iter(c.variant), "defaults") for c in study.cells}
+    names = {o["name"] for o in rust_core.variant_schema("titania")} - {"board"}
+    assert switched == names | {"defaults"} and len(study.cells) == 3 * 4
+
+
+def test_report_ranks_the_rule_switches_against_the_defaults(tmp_path):
+    greedy = ["greedy"] * 3
+    run = write_run(
+        tmp_path / "run",
+        name="titania-switch-mini",
+        game="titania",
+        pair_seats=True,
+        cells=[
+            {"id": "p3-defaults", "label": "3 players, defaults", "agents": greedy, "games": 150},
+            {
+                "id": "p3-epoch_2",
+                "label": "3 players, epoch_2",
+                "agents": greedy,
+                "games": 150,
+                "variant": {"epoch_2_start": "start_player"},
+            },
+            {
+                "id": "p3-draw",
+                "label": "3 players, draw",
+                "agents": greedy,
+                "games": 150,
+                "variant": {"draw": "all_or_none"},
+            },
+        ],
+    )
+    index = write_report(run, tmp_path / "reports")
+    md = (index.parent / "report.md").read_text()
+    section = md.split("## Titania: rule switches ranked", 1)[1].split("\n## ", 1)[0]
+    rows = [x for x in section.splitlines() if x.startswith("| 3 |")]
+    assert len(rows) == 2 and "epoch_2_start = start_player" in rows[0], "largest change first"
+    assert "draw = all_or_none" in rows[1] and "| 0.0 [" in rows[1], "greedy always draws the most"
+    assert "No game reached the engine's 1,000-turn safety net" in md

@@ -100,6 +100,15 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// opens a path).
     fn parse_variant(value: &Value, n_players: usize, files: &Files) -> Result<Self::Variant>;
 
+    /// The normal form of a complete option object (every option of the schema present,
+    /// defaults filled in, valid for `n_players`): two objects that play the same game for
+    /// `n_players` players must give the same value (e.g. Taluva's `tiles = 12` per player
+    /// at 4 players is all 48 tiles), so a study can refuse such cells as duplicates.
+    /// Default: unchanged (every distinct object is a distinct game).
+    fn normalize_variant(options: Value, _n_players: usize) -> Value {
+        options
+    }
+
     /// Sets up a game; all randomness of the deal comes from `deal`.
     fn new(variant: &Self::Variant, n_players: usize, deal: Rng) -> Self;
 

@@ -88,6 +88,29 @@ pub fn agent_version(spec: &str) -> Result<u32> {
     AgentSpec::parse(spec).map(|a| a.version())
 }
 
+/// The variant of `game` for `n_players` in normal form ([`Game::normalize_variant`]): every
+/// option present (defaults filled in, a null value is the default), checked as
+/// [`validate`] checks it; two variants that play the same game give the same object.
+pub fn normalize_variant(game: &str, variant: &Value, files: &Files, n_players: usize) -> Result<Value> {
+    with_game!(game, G => {
+        if !(G::MIN_PLAYERS..=G::MAX_PLAYERS).contains(&n_players) {
+            return Err(crate::error::Error::PlayerCount {
+                game: G::NAME.into(),
+                count: n_players,
+                min: G::MIN_PLAYERS,
+                max: G::MAX_PLAYERS,
+            });
+        }
+        G::parse_variant(variant, n_players, files)?;
+        let mut options = serde_json::Map::new();
+        for spec in G::variant_schema() {
+            let given = variant.get(spec.name).filter(|v| !v.is_null());
+            options.insert(spec.name.to_string(), given.cloned().unwrap_or(spec.default));
+        }
+        Ok(G::normalize_variant(Value::Object(options), n_players))
+    })
+}
+
 /// Checks a game, variant and agent line-up without playing.
 pub fn validate(game: &str, variant: &Value, files: &Files, agents: &[String]) -> Result<()> {
     with_game!(game, G => batch::Setup::<G>::new(variant, agents, files).map(|_| ()))

@@ -38,7 +38,8 @@ pub fn start_player_screen<G: Engine>(n: usize, games: u64, seed: u64) -> Vec<Li
     let mut base: Option<Vec<f64>> = None;
     let mut out = Vec::new();
     for v in switch_variants::<G>() {
-        let c = batch::simulate::<G>(&v, &files, &agents, seed, 0, games, true).expect("simulate");
+        let c =
+            batch::simulate::<G>(&batch::BatchSpec::new(&v, &files, &agents, seed, true), 0, games).expect("simulate");
         let mut by_game: Vec<(i64, f64)> =
             (0..c.win.len()).filter(|&i| c.seat[i] == 0).map(|i| (c.game_index[i], c.win[i])).collect();
         by_game.sort_by_key(|&(g, _)| g);

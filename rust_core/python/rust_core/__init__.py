@@ -33,6 +33,7 @@ __all__ = [
     "maharaja",
     "metric_columns",
     "player_range",
+    "normalize_variant",
     "replay",
     "rules_version",
     "simulate",
@@ -169,6 +170,16 @@ class BatchSpec:
         if game_index < 0:
             raise ValueError("game_index must be non-negative")
         return json.loads(_native.replay(self.game, self._native_spec(), game_index))
+
+
+def normalize_variant(
+    game: str, variant: Mapping[str, Any] | None, players: int, *, files: Files | None = None
+) -> dict[str, Any]:
+    """``variant`` for ``players`` players in normal form: every option present (defaults filled
+    in), and two variants that play the same game give the same dict (e.g. Taluva's
+    ``tiles = 12`` at 4 players is ``tiles = "all"``). Checked as :func:`validate` checks it."""
+    text = _native.normalize_variant(game, _variant_json(variant), players, _files(game, variant, files))
+    return dict(json.loads(text))
 
 
 def simulate(

@@ -28,6 +28,9 @@ def agent_version(spec: str) -> int: ...
 def validate(
     game: str, variant_json: str, agents: list[str], files: dict[str, str] | None = None
 ) -> None: ...
+def normalize_variant(
+    game: str, variant_json: str, players: int, files: dict[str, str] | None = None
+) -> str: ...
 
 #: A batch description: (variant_json, agents, seed, pair_seats, files).
 SpecArgs = tuple[str, list[str], int, bool, dict[str, str] | None]

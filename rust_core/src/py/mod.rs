@@ -104,6 +104,21 @@ fn player_range(game: &str) -> PyResult<(usize, usize)> {
     registry::player_range(game).map_err(py_err)
 }
 
+/// JSON of the variant in normal form for `players` players (every option, defaults filled
+/// in; variants that play the same game give the same object).
+#[pyfunction]
+#[pyo3(signature = (game, variant_json, players, files=None))]
+fn normalize_variant(
+    game: &str,
+    variant_json: &str,
+    players: usize,
+    files: Option<HashMap<String, String>>,
+) -> PyResult<String> {
+    registry::normalize_variant(game, &parse_json(variant_json)?, &files_map(files), players)
+        .map(|v| v.to_string())
+        .map_err(py_err)
+}
+
 #[pyfunction]
 fn rules_version(game: &str) -> PyResult<u32> {
     registry::rules_version(game).map_err(py_err)
@@ -198,6 +213,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(variant_schema, m)?)?;
     m.add_function(wrap_pyfunction!(metric_columns, m)?)?;
     m.add_function(wrap_pyfunction!(validate, m)?)?;
+    m.add_function(wrap_pyfunction!(normalize_variant, m)?)?;
     m.add_function(wrap_pyfunction!(simulate, m)?)?;
     m.add_function(wrap_pyfunction!(replay, m)?)?;
     m.add_function(wrap_pyfunction!(rules_version, m)?)?;

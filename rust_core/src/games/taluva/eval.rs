@@ -212,7 +212,7 @@ impl Taluva {
         if !c.endgame {
             val -= danger(left) - danger(me.huts as i32);
         }
-        if (left == 0 && me.kinds_done() >= 1) || (me.temples == 0 && me.towers == 0) {
+        if (left == 0 && self.lost_huts_count(p) && self.kinds_done(p) >= 1) || (me.temples == 0 && me.towers == 0) {
             return val + WIN;
         }
         // The settlement after: own settlements touching the new hexes, merged.
@@ -269,7 +269,8 @@ impl Taluva {
         match a {
             Action::Temple { cell } | Action::Tower { cell } => {
                 let is_temple = matches!(a, Action::Temple { .. });
-                let done_after = me.kinds_done() + u8::from(if is_temple { me.temples == 1 } else { me.towers == 1 });
+                let done_after =
+                    self.kinds_done(c.p) + u8::from(if is_temple { me.temples == 1 } else { me.towers == 1 });
                 if done_after >= 2 {
                     return WIN;
                 }
@@ -347,7 +348,7 @@ impl Taluva {
                 + 3.0 * f64::from(u8::from(c.my_tower_sites > 0))
                 + 3.0 * f64::from(u8::from(c.my_temple_sites > 0))
                 - 0.2 * danger(me.huts as i32);
-            let near = me.kinds_done() == 1
+            let near = self.kinds_done(p) == 1
                 && ((me.temples == 1 && c.my_temple_sites > 0) || (me.towers == 1 && c.my_tower_sites > 0));
             if near {
                 *v += 20.0;

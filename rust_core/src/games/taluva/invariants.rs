@@ -4,7 +4,7 @@
 use super::hex::*;
 use super::state::*;
 use super::tiles::{TERRAINS, VOLCANO};
-use super::variant::{Expansion, NewHut};
+use super::variant::{EruptionLevels, Expansion, NewHut};
 use std::collections::{BTreeSet, HashMap, HashSet};
 
 type Hex = (i16, i16);
@@ -62,7 +62,12 @@ fn naive_placement_ok(g: &Taluva, b: &HashMap<Hex, (u8, u8, u8, u8, u8)>, q: i16
     if levels.iter().all(|&l| l == 0) {
         return hexes.iter().any(|&h| neighbours(h).iter().any(|n| b.contains_key(n)));
     }
-    if levels[0] == 0 || levels[1] != levels[0] || levels[2] != levels[0] {
+    let same = levels[1] == levels[0] && levels[2] == levels[0];
+    let levels_ok = match g.variant.eruption_levels {
+        EruptionLevels::Same => same,
+        EruptionLevels::Any => levels.iter().all(|&l| l > 0),
+    };
+    if levels[0] == 0 || !levels_ok {
         return false;
     }
     let v = b[&hexes[0]];
@@ -73,7 +78,6 @@ fn naive_placement_ok(g: &Taluva, b: &HashMap<Hex, (u8, u8, u8, u8, u8)>, q: i16
         return false;
     }
     let covered: BTreeSet<Hex> = hexes.iter().copied().collect();
-    let _ = g;
     !naive_settlements(b).iter().any(|(_, s)| s.is_subset(&covered))
 }
 

@@ -7,8 +7,9 @@
 //! a grid: each triangle of three sea hexes containing a frontier hex is taken once (from
 //! its frontier hex of lowest cell index), with its volcano on each of its three hexes.
 //! *Eruptions* are found from the volcano hexes: five rotations each (never the rotation
-//! of the volcano below), the two other hexes at the volcano's level, no temple or tower
-//! under them, and no settlement entirely under them.
+//! of the volcano below), the two other hexes at the volcano's level (with
+//! `eruption_levels = any`: on land at any level), no temple or tower under them, and no
+//! settlement entirely under them.
 //!
 //! **Builds.** New hut (level 1, `new_hut` rule), each own settlement x terrain whose
 //! expansion fills at least one hex with huts the player can pay for, temple (next to an
@@ -18,7 +19,7 @@
 use super::hex::{step, tile_hexes, CAP, HUT, NONE, TEMPLE, TOWER};
 use super::state::*;
 use super::tiles::{TERRAINS, VOLCANO};
-use super::variant::{Expansion, NewHut};
+use super::variant::{EruptionLevels, Expansion, NewHut};
 
 /// A set of cells (bits of [`CAP`]).
 #[derive(Clone, Copy, Default, PartialEq, Eq, Debug)]
@@ -70,8 +71,12 @@ impl Taluva {
         if a == NONE || b == NONE {
             return false;
         }
-        let level = m.level[vi];
-        if m.level[a as usize] != level || m.level[b as usize] != level {
+        let (la, lb) = (m.level[a as usize], m.level[b as usize]);
+        let level_ok = match self.variant.eruption_levels {
+            EruptionLevels::Same => la == m.level[vi] && lb == m.level[vi],
+            EruptionLevels::Any => la > 0 && lb > 0,
+        };
+        if !level_ok {
             return false;
         }
         let (ba, bb) = (m.building[a as usize], m.building[b as usize]);

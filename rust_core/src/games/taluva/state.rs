@@ -7,7 +7,7 @@
 
 use super::hex::{tile_hexes, Map, CAP, EMPTY, HUT, NOBODY, NONE, TEMPLE, TOWER};
 use super::tiles::{all_tiles, terrains, tile_label, N_TILES, TERRAIN_LETTERS, TERRAIN_NAMES, VOLCANO};
-use super::variant::{self, Variant};
+use super::variant::{self, Eliminated, LostHuts, Variant};
 use crate::game::{Decision, Game};
 use crate::options::{Files, OptionSpec};
 use crate::rng::{shuffle, Rng};
@@ -128,10 +128,6 @@ impl Player {
     }
     pub fn towers_built(&self) -> u8 {
         TOWERS - self.towers
-    }
-    /// Kinds whose supply is empty.
-    pub fn kinds_done(&self) -> u8 {
-        u8::from(self.huts == 0) + u8::from(self.temples == 0) + u8::from(self.towers == 0)
     }
     pub fn is_in(&self) -> bool {
         self.eliminated == 0
@@ -289,6 +285,18 @@ impl Taluva {
         self.phase == Phase::Over
     }
 
+    /// Whether `p`'s huts count as all placed when their supply is empty (`lost_huts`).
+    pub fn lost_huts_count(&self, p: usize) -> bool {
+        self.variant.lost_huts == LostHuts::Placed || self.players[p].huts_lost == 0
+    }
+
+    /// Kinds of `p`'s buildings completely placed, for the two-kinds win: an empty supply,
+    /// for huts only when [`Taluva::lost_huts_count`].
+    pub fn kinds_done(&self, p: usize) -> u8 {
+        let me = &self.players[p];
+        u8::from(me.huts == 0 && self.lost_huts_count(p)) + u8::from(me.temples == 0) + u8::from(me.towers == 0)
+    }
+
     /// Players still in the game.
     pub fn active(&self) -> usize {
         self.players[..self.n].iter().filter(|p| p.is_in()).count()
@@ -381,7 +389,7 @@ impl Taluva {
             Action::Place { .. } => panic!("placement in the build phase"),
         }
         self.settlements.rebuild(&self.map);
-        if self.players[p].kinds_done() >= 2 {
+        if self.kinds_done(p) >= 2 {
             self.turns += 1;
             self.finish(EndReason::TwoKinds, p);
         } else {
@@ -451,7 +459,7 @@ impl Taluva {
 
     /// The ranking key of each player (higher ranks higher; equal keys share):
     /// an eliminated player scores the turn of their elimination (later is better, and
-    /// below everyone still in); a player still in scores
+    /// below everyone still in), or 0 with `eliminated = zero`; a player still in scores
     /// `100_000 + 10_000 temples + 100 towers + huts built` (huts lost included), plus
     /// `1_000_000` for the player who ended the game by two kinds or as the last one in.
     pub fn score_vec(&self) -> Vec<i64> {
@@ -459,7 +467,10 @@ impl Taluva {
             .map(|p| {
                 let me = &self.players[p];
                 if !me.is_in() {
-                    return me.eliminated as i64;
+                    return match self.variant.eliminated {
+                        Eliminated::ByTurn => me.eliminated as i64,
+                        Eliminated::Zero => 0,
+                    };
                 }
                 let key = 100_000
                     + 10_000 * me.temples_built() as i64
@@ -482,6 +493,8 @@ impl Taluva {
             "players": self.n,
             "variant": variant::to_json(&self.variant),
             "tiles_in_game": self.limit,
+            "tile_order": self.stack[..self.limit as usize].iter().map(|&t| tile_label(t)).collect::<Vec<_>>(),
+            "tiles_not_in_game": self.stack[self.limit as usize..].iter().map(|&t| tile_label(t)).collect::<Vec<_>>(),
             "supply": {"huts": HUTS, "temples": TEMPLES, "towers": TOWERS},
             "geometry": "axial hex coordinates [q, r]; directions 0 E, 1 NE, 2 NW, 3 W, 4 SW, 5 SE; \
                          rotation k puts the tile's left terrain in direction k and its right terrain \
@@ -618,6 +631,10 @@ impl Game for Taluva {
     }
     fn parse_variant(value: &Value, n_players: usize, _files: &Files) -> crate::error::Result<Variant> {
         variant::parse(value, n_players)
+    }
+    /// `tiles` = N per player with N x players = 48 is `"all"`.
+    fn normalize_variant(options: Value, n_players: usize) -> Value {
+        variant::normalize(options, n_players)
     }
     fn new(v: &Variant, n: usize, rng: Rng) -> Self {
         Taluva::new(v, n, rng)

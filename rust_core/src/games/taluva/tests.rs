@@ -230,6 +230,33 @@ fn eruption_needs_a_volcano_rotated_differently_same_levels_and_no_overhang() {
 }
 
 #[test]
+fn eruption_levels_any_allows_unequal_levels_but_no_overhang() {
+    let any = Variant { eruption_levels: EruptionLevels::Any, ..Variant::default() };
+    let mut g = strip_filled(2, any);
+    lay(&mut g, pair(ROCK, JUNGLE), 2, 0, 3);
+    // (1, 0) is at level 2, (0, 0), (0, 1) and (1, -1) at level 1: the seed's reading
+    // allows what `same` refuses in the test above.
+    assert!(placeable(&g, JG, 0, 0, 5), "over (0, 1) at level 1 and (1, 0) at level 2");
+    assert!(placeable(&g, JG, 0, 0, 0));
+    assert!(placeable(&g, JG, 1, -1, 4));
+    assert!(!placeable(&g, JG, 2, 0, 5), "(3, 0) is sea: still an overhang");
+    assert!(!placeable(&g, JG, 2, 0, 3), "same rotation as the volcano below");
+    let same = {
+        let mut h = g.clone();
+        h.variant.eruption_levels = EruptionLevels::Same;
+        eruptions(&h)
+    };
+    assert!(same.is_empty(), "the published reading has none here");
+    lay(&mut g, JG, 0, 0, 5);
+    let lv = |q, r| g.map.level[cell(&g, q, r) as usize];
+    assert_eq!((lv(0, 0), lv(0, 1), lv(1, 0)), (2, 2, 3), "each hex one level above its own stack");
+    assert_eq!(g.map.terrain[cell(&g, 1, 0) as usize], GRASS);
+    check(&g, true).expect("consistent");
+    let naive: BTreeSet<Action> = naive_placements(&g).into_iter().filter(|a| g.action_is_legal(*a)).collect();
+    assert_eq!(naive, naive_placements(&g), "brute force agrees with the direct test");
+}
+
+#[test]
 fn eruption_never_covers_a_whole_settlement_but_may_split_one() {
     let base = strip_filled(2, Variant::default());
     let erupt = place(2, 0, 3); // covers (1, 0) and (1, 1)
@@ -500,6 +527,73 @@ fn two_kinds_win_at_once() {
 }
 
 #[test]
+fn lost_huts_not_placed_completes_huts_only_with_every_hut_on_the_tiles() {
+    let not_placed = Variant { lost_huts: LostHuts::NotPlaced, ..Variant::default() };
+    // Towers done, the last hut in supply, one hut lost earlier: the seed's reading does
+    // not complete huts, the reference's does.
+    for (v, ends) in [(Variant::default(), true), (not_placed, false)] {
+        let mut g = strip(2, v);
+        g.players[1].huts = 1;
+        g.players[1].huts_lost = 1;
+        g.players[1].towers = 0;
+        b!(g, 1, hut(&g, 2, 1));
+        assert_eq!(g.is_over(), ends, "{v:?}");
+        assert_eq!(g.kinds_done(1), 1 + u8::from(ends));
+    }
+    // Without a lost hut both readings agree.
+    let mut g = strip(2, not_placed);
+    g.players[1].huts = 1;
+    g.players[1].towers = 0;
+    b!(g, 1, hut(&g, 2, 1));
+    assert_eq!((g.end, g.winner), (Some(EndReason::TwoKinds), 1));
+    // Temples and towers still win with lost huts.
+    let mut g = tall();
+    g.variant = not_placed;
+    g.players[0].huts_lost = 3;
+    b!(g, 0, hut(&g, 0, 1));
+    g.players[0].temples = 0;
+    g.players[0].towers = 1;
+    b!(g, 0, Action::Tower { cell: cell(&g, 1, 1) });
+    assert_eq!((g.end, g.winner), (Some(EndReason::TwoKinds), 0));
+}
+
+#[test]
+fn eliminated_zero_ties_the_eliminated_below_everyone_still_in() {
+    let zero = Variant { eliminated: Eliminated::Zero, ..Variant::default() };
+    let mut g = strip(3, zero);
+    b!(g, 0, hut(&g, -1, 1));
+    g.current = 1;
+    g.phase = Phase::Place;
+    g.players[1].huts = 0;
+    g.tile = JG;
+    g.play(place(0, 2, 4)); // at sea below (0, 1) and (1, 1)
+    g.players[2].huts = 0;
+    g.tile = JG;
+    let mut ext = Vec::new();
+    g.extensions(&mut ext);
+    g.play(ext[0]);
+    assert_eq!((g.end, g.winner), (Some(EndReason::LastPlayer), 0));
+    let (ranks, wins) = ranks_and_wins(&g.score_vec(), &[]);
+    assert_eq!(ranks, vec![1, 2, 2], "both eliminated count zero: tied below the winner");
+    assert_eq!(wins, vec![1.0, 0.0, 0.0]);
+}
+
+#[test]
+fn normal_form_merges_tiles_that_are_all_the_tiles() {
+    use crate::registry::normalize_variant;
+    use serde_json::json;
+    let files = crate::options::Files::new();
+    let norm = |v: serde_json::Value, n| normalize_variant("taluva", &v, &files, n).expect("valid");
+    assert_eq!(norm(json!({"tiles": 12}), 4), norm(json!({}), 4), "12 x 4 = 48");
+    assert_eq!(norm(json!({"tiles": 16}), 3), norm(json!({"tiles": "all"}), 3), "16 x 3 = 48");
+    assert_ne!(norm(json!({"tiles": 12}), 3), norm(json!({}), 3), "36 of 48");
+    assert_eq!(norm(json!({}), 2)["eruption_levels"], json!("same"), "defaults filled in");
+    assert_eq!(norm(json!({"new_hut": null}), 2), norm(json!({}), 2), "null is the default");
+    assert!(normalize_variant("taluva", &json!({"tiles": 13}), &files, 4).is_err(), "13 x 4 > 48");
+    assert!(normalize_variant("taluva", &json!({}), &files, 5).is_err(), "2-4 players");
+}
+
+#[test]
 fn a_player_who_cannot_build_is_eliminated_and_the_last_one_wins() {
     // Three players: player 1 has no huts and no temple or tower site.
     let mut g = strip(3, Variant::default());
@@ -508,7 +602,7 @@ fn a_player_who_cannot_build_is_eliminated_and_the_last_one_wins() {
     g.phase = Phase::Place;
     g.players[1].huts = 0;
     g.tile = JG;
-    g.play(place(0, 2, 1));
+    g.play(place(0, 2, 4)); // at sea below (0, 1) and (1, 1)
     assert_eq!(g.players[1].eliminated, g.turns);
     assert_eq!(g.phase, Phase::Place, "no build decision");
     assert_eq!(g.current, 2);
@@ -585,7 +679,16 @@ pub fn all_variants() -> Vec<Variant> {
     for tiles in [None, Some(12)] {
         for new_hut in [NewHut::Anywhere, NewHut::NotAdjacent] {
             for expansion in [Expansion::Adjacent, Expansion::Connected] {
-                out.push(Variant { tiles_per_player: tiles, new_hut, expansion });
+                for k in 0..8 {
+                    out.push(Variant {
+                        tiles_per_player: tiles,
+                        new_hut,
+                        expansion,
+                        eruption_levels: [EruptionLevels::Same, EruptionLevels::Any][k & 1],
+                        lost_huts: [LostHuts::Placed, LostHuts::NotPlaced][k >> 1 & 1],
+                        eliminated: [Eliminated::ByTurn, Eliminated::Zero][k >> 2],
+                    });
+                }
             }
         }
     }
@@ -664,7 +767,7 @@ pub fn invariant_run(games: u64, seed: u64) -> RunStats {
         match end {
             EndReason::TilesOut => assert_eq!(g.drawn, g.limit, "game {i}"),
             EndReason::LastPlayer => assert_eq!(g.active(), 1, "game {i}"),
-            EndReason::TwoKinds => assert!(g.players[g.winner as usize].kinds_done() >= 2, "game {i}"),
+            EndReason::TwoKinds => assert!(g.kinds_done(g.winner as usize) >= 2, "game {i}"),
         }
     }
     st

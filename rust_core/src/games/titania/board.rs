@@ -333,11 +333,37 @@ impl Board {
         self.fog_tiles.iter().position(|&t| t == icon).unwrap_or(i) as u8
     }
 
-    /// A 64-bit FNV-1a fingerprint of the board (to tell boards apart in logs).
+    /// The board in the file format, one line per space (file order), per fog tile and per
+    /// score tile, without comments: [`Board::parse`] of these lines gives this board back.
+    pub fn lines(&self) -> Vec<String> {
+        let colours = |bits: u8| -> String {
+            (0..4).filter(|c| bits >> c & 1 == 1).map(|c| SHELL_COLOURS[c]).collect::<Vec<_>>().join(" ")
+        };
+        let mut out: Vec<String> = self
+            .coords
+            .iter()
+            .zip(&self.kinds)
+            .map(|(&(q, r), kind)| {
+                let args = match *kind {
+                    Kind::Start([a, b]) => format!(" {} {}", SHIP_COLOURS[a as usize], SHIP_COLOURS[b as usize]),
+                    Kind::Site(bits) => format!(" {}", colours(bits)),
+                    Kind::Reward(icon) => format!(" {}", icon.name()),
+                    Kind::Bonus([a, b]) => format!(" {} {}", a.name(), b.name()),
+                    Kind::Fog | Kind::Crane => String::new(),
+                };
+                format!("space {q} {r} {}{args}", kind.label())
+            })
+            .collect();
+        out.extend(self.fog_tiles.iter().map(|t| format!("fog_tiles 1 {}", t.name())));
+        out.extend(self.score_tiles.iter().map(|v| format!("score_tiles 1 {v}")));
+        out
+    }
+
+    /// A 64-bit FNV-1a hash of [`Board::lines`] joined by newlines (to tell boards apart in
+    /// logs; a reader can recompute it from the lines in the set-up event).
     pub fn fingerprint(&self) -> u64 {
-        let text = format!("{:?}{:?}{:?}{:?}", self.coords, self.kinds, self.fog_tiles, self.score_tiles);
         let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-        for b in text.bytes() {
+        for b in self.lines().join("\n").bytes() {
             h ^= b as u64;
             h = h.wrapping_mul(0x0100_0000_01b3);
         }

@@ -2,7 +2,7 @@
 //! rule-event log (set-up, ships, fog tiles, rewards, floors, decorations, reshuffles, the
 //! end of each epoch, the final scores and board).
 
-use super::board::{SHELL_COLOURS, SHIP_COLOURS};
+use super::board::{Kind, SHELL_COLOURS, SHIP_COLOURS};
 use super::state::{hand_json, Action, Titania, CARD_NAMES, SHIP_LEGEND};
 use crate::game::{MetricSpec, Record};
 use serde_json::{json, Value};
@@ -51,6 +51,12 @@ const METRICS: &[MetricSpec] = &[
         description: "turns of the second epoch (all players; same for every player of a game)",
         nullable: false,
     },
+    MetricSpec {
+        name: "end_reason",
+        description: "how the game ended (same in every row of a game): 0 = the second epoch ended (normal), \
+                      1 = the 1,000-turn safety net (turn_cap: scored as it stood, not a normal game)",
+        nullable: false,
+    },
 ];
 
 impl Record for Titania {
@@ -72,6 +78,7 @@ impl Record for Titania {
                 me.cards_played as i64,
                 self.epoch_turns[0] as i64,
                 self.epoch_turns[1] as i64,
+                i64::from(self.capped),
             ]
             .map(Some),
         );
@@ -98,14 +105,24 @@ impl Record for Titania {
             Action::EndDecorate => json!({"type": "end_decorate"}),
         }
     }
-    /// The set-up event: the board (built-in or its path) and fingerprint, the hands, the
-    /// ship supply and the ships on the start spaces.
+    /// The set-up event: the board (built-in or its path), its contents as file lines and
+    /// their fingerprint, the rule switches, the start player, the reward spaces, the hands,
+    /// the ship supply and the ships on the start spaces.
     fn enable_log(&mut self) {
+        let b = &self.board;
+        let rewards: Vec<Value> = (0..b.len())
+            .filter(|&i| matches!(b.kinds[i], Kind::Reward(_) | Kind::Bonus(_)))
+            .map(|i| json!(b.coords[i]))
+            .collect();
         let setup = json!({
             "event": "setup",
             "board": &*self.board_source,
-            "board_fingerprint": format!("{:016x}", self.board.fingerprint()),
-            "spaces": self.board.len(),
+            "board_fingerprint": format!("{:016x}", b.fingerprint()),
+            "board_lines": b.lines(),
+            "reward_spaces": rewards,
+            "rules": self.rules.to_json(),
+            "start_position": 0,
+            "spaces": b.len(),
             "players": self.n,
             "hands": (0..self.n).map(|p| hand_json(&self.players[p].hand)).collect::<Vec<_>>(),
             "ship_supply": self.ship_supply,

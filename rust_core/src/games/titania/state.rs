@@ -20,7 +20,7 @@
 //! any colour left in the supply could be placed by anybody any more (see `RULES.md`).
 
 use super::board::{Board, Icon, Kind, ANY, FOG_TILES, MAX_SITES, MAX_SPACES, SCORE_TILES};
-use super::variant::Variant;
+use super::variant::{Draw, Epoch2Start, Rules, Variant};
 use crate::game::{Decision, Game};
 use crate::options::{Files, OptionSpec};
 use crate::rng::{child, shuffle, Rng};
@@ -35,6 +35,8 @@ pub const FLOORS: u8 = 16;
 pub const MAX_FLOOR: u8 = 4;
 /// Shell supply per colour as a value: 15 small (1) and 10 large (2) shells.
 pub const SHELL_VALUE: u8 = 35;
+/// Large shells per colour in the box.
+pub const LARGE_SHELLS: u8 = 10;
 pub const STARFISH: u8 = 25;
 pub const HAND_LIMIT: u8 = 7;
 pub const START_HAND: usize = 4;
@@ -173,8 +175,16 @@ impl Player {
         self.tiles[..self.n_tiles as usize].iter().map(|&v| v as i32).sum()
     }
     /// Shells as pieces, as few as possible (large shells first): the tie-break counts pieces.
-    pub fn shell_pieces(&self) -> u32 {
-        self.shells.iter().map(|&v| v.div_ceil(2) as u32).sum()
+    /// With `cap`, at most [`LARGE_SHELLS`] large shells per colour (the components).
+    pub fn shell_pieces(&self, cap: bool) -> u32 {
+        self.shells
+            .iter()
+            .map(|&v| {
+                let large = if cap { (v / 2).min(LARGE_SHELLS) } else { v.div_ceil(2) };
+                let small = v.saturating_sub(2 * large);
+                (large + small) as u32
+            })
+            .sum()
     }
     pub fn shell_value(&self) -> u32 {
         self.shells.iter().map(|&v| v as u32).sum()
@@ -186,6 +196,8 @@ pub struct Titania {
     pub board: Arc<Board>,
     /// `"built-in"` or the path the board was read from.
     pub board_source: Arc<str>,
+    /// The rule switches of the variant.
+    pub rules: Rules,
     pub n: usize,
     /// Ship-colour bit set on each space.
     pub ships: [u8; MAX_SPACES],
@@ -224,6 +236,8 @@ pub struct Titania {
     pub epoch_turns: [u32; 2],
     /// Epochs that ended because no ship could be placed any more (not by an empty supply).
     pub stalls: u8,
+    /// The game ended by the [`TURN_CAP`] safety net, not by the rules.
+    pub capped: bool,
     /// The stream of future chance events (reshuffles, the second epoch's fog tiles).
     pub rng: Rng,
     pub(crate) log: Option<Vec<Value>>,
@@ -278,6 +292,7 @@ impl Titania {
         let mut g = Titania {
             board,
             board_source,
+            rules: Rules::default(),
             n,
             ships: [0; MAX_SPACES],
             has: [0; 3],
@@ -306,6 +321,7 @@ impl Titania {
             turns: 0,
             epoch_turns: [0; 2],
             stalls: 0,
+            capped: false,
             rng: <Rng as rand::SeedableRng>::from_seed([0; 32]),
             log: None,
         };
@@ -451,6 +467,16 @@ impl Titania {
         CARDS_PER_TURN.saturating_sub(self.played).min(room).min(cards.min(255) as u8)
     }
 
+    /// Whether drawing `count` of at most `most` is allowed (`draw`: any number up to it,
+    /// or all or none).
+    #[inline]
+    pub fn draw_ok(&self, count: u8, most: u8) -> bool {
+        match self.rules.draw {
+            Draw::UpTo => count <= most,
+            Draw::AllOrNone => count == 0 || count == most,
+        }
+    }
+
     fn can_decorate_any(&self, p: usize) -> bool {
         (0..self.board.sites.len()).any(|k| self.can_decorate(p, k))
     }
@@ -473,7 +499,7 @@ impl Titania {
         self.players[p].ships_placed += 1;
         let kind = self.board.kinds[space];
         self.event(|g| {
-            json!({"event": "ship", "player": p, "colour": super::board::SHIP_COLOURS[colour],
+            json!({"event": "ship", "position": p, "colour": super::board::SHIP_COLOURS[colour],
                    "space": g.board.coords[space], "kind": kind.label()})
         });
         let icon = |icon| Effect::Icon { icon, colour: colour as u8, space: space as u8 };
@@ -535,7 +561,7 @@ impl Titania {
                 let got = n.min(self.star_supply);
                 self.star_supply -= got;
                 self.players[p].stars += got;
-                self.event(|_| json!({"event": "reward", "player": p, "starfish": got}));
+                self.event(|_| json!({"event": "reward", "position": p, "starfish": got}));
                 if got > 0 && self.can_decorate_any(p) {
                     self.phase = Phase::Decorate;
                 }
@@ -547,7 +573,7 @@ impl Titania {
                     let me = &mut self.players[p];
                     me.tiles[me.n_tiles as usize] = v;
                     me.n_tiles += 1;
-                    self.event(|_| json!({"event": "reward", "player": p, "score_tile": "face down"}));
+                    self.event(|_| json!({"event": "reward", "position": p, "score_tile": "face down"}));
                 }
             }
             Icon::Ship => {
@@ -557,7 +583,7 @@ impl Titania {
                     self.phase = Phase::Ship { colour, from: space };
                 } else {
                     self.event(|_| {
-                        json!({"event": "ship_reward_lost", "player": p, "reason":
+                        json!({"event": "ship_reward_lost", "position": p, "reason":
                         if room == 0 { "no legal neighbouring space" } else { "no ship of that colour left" }})
                     });
                 }
@@ -566,11 +592,11 @@ impl Titania {
                 let me = &mut self.players[p];
                 me.points += n as i32;
                 me.space_points += n as i32;
-                self.event(|_| json!({"event": "reward", "player": p, "points": n}));
+                self.event(|_| json!({"event": "reward", "position": p, "points": n}));
             }
             Icon::Cards(n) => {
                 let drawn = self.draw_cards(p, n);
-                self.event(|_| json!({"event": "reward", "player": p, "cards": drawn}));
+                self.event(|_| json!({"event": "reward", "position": p, "cards": drawn}));
             }
         }
     }
@@ -579,7 +605,7 @@ impl Titania {
         let got = n.min(self.shell_supply[c]);
         self.shell_supply[c] -= got;
         self.players[p].shells[c] += got;
-        self.event(|_| json!({"event": "reward", "player": p, "shells": super::board::SHELL_COLOURS[c], "n": got}));
+        self.event(|_| json!({"event": "reward", "position": p, "shells": super::board::SHELL_COLOURS[c], "n": got}));
     }
 
     fn build(&mut self, p: usize, site: usize, colour: usize) {
@@ -594,7 +620,7 @@ impl Titania {
         me.tower_points += points;
         me.floors += 1;
         self.event(|g| {
-            json!({"event": "floor", "player": p, "site": g.board.coords[g.board.sites[site] as usize],
+            json!({"event": "floor", "position": p, "site": g.board.coords[g.board.sites[site] as usize],
                    "colour": super::board::SHELL_COLOURS[colour], "floor": floor, "points": points})
         });
     }
@@ -610,7 +636,7 @@ impl Titania {
         me.points += points;
         me.decoration_points += points;
         self.event(|g| {
-            json!({"event": "decoration", "player": p, "site": g.board.coords[g.board.sites[site] as usize],
+            json!({"event": "decoration", "position": p, "site": g.board.coords[g.board.sites[site] as usize],
                    "starfish": icons, "points": points})
         });
     }
@@ -633,11 +659,16 @@ impl Titania {
                 return;
             }
             self.epoch = 1;
+            if self.rules.epoch_2_start == Epoch2Start::StartPlayer {
+                // The increment below makes position 0 the first to act.
+                self.current = self.n - 1;
+            }
             self.set_ships(0);
             let mut rng = self.rng.clone();
             self.deal_fog(&mut rng);
             self.rng = rng;
         } else if self.turns >= TURN_CAP {
+            self.capped = true;
             self.event(|_| json!({"event": "turn_cap", "turns": TURN_CAP}));
             self.finish();
             return;
@@ -655,18 +686,21 @@ impl Titania {
         self.phase = Phase::Over;
         if self.log.is_some() {
             let scores = self.scores();
+            let tiebreaks = self.tiebreaks();
             let rows = self.ship_rows();
             let towers = self.tower_rows();
             let players: Vec<Value> = (0..self.n)
                 .map(|p| {
                     let me = &self.players[p];
-                    json!({"player": p, "points": me.points, "score_tiles": me.tiles[..me.n_tiles as usize],
+                    json!({"position": p, "points": me.points, "score_tiles": me.tiles[..me.n_tiles as usize],
                            "towers": me.tower_points, "decorations": me.decoration_points,
-                           "spaces": me.space_points, "starfish": me.stars, "shells": me.shells})
+                           "spaces": me.space_points, "starfish": me.stars, "shells": me.shells,
+                           "hand": hand_json(&me.hand), "tiebreak": tiebreaks[p]})
                 })
                 .collect();
             if let Some(log) = &mut self.log {
-                log.push(json!({"event": "final_scores", "scores": scores, "players": players}));
+                let end = if self.capped { "turn_cap" } else { "normal" };
+                log.push(json!({"event": "final_scores", "end_reason": end, "scores": scores, "players": players}));
                 log.push(json!({"event": "board", "legend": SHIP_LEGEND, "rows": rows, "towers": towers}));
             }
         }
@@ -882,7 +916,7 @@ impl Game for Titania {
     type Variant = Variant;
 
     const NAME: &'static str = "titania";
-    const RULES_VERSION: u32 = 1;
+    const RULES_VERSION: u32 = 2;
     const MIN_PLAYERS: usize = 2;
     const MAX_PLAYERS: usize = MAX_PLAYERS;
 
@@ -893,7 +927,9 @@ impl Game for Titania {
         super::variant::parse(value, n_players, files)
     }
     fn new(v: &Variant, n: usize, deal: Rng) -> Self {
-        Titania::with_board(v.board.clone(), v.board_source.clone(), n, deal)
+        let mut g = Titania::with_board(v.board.clone(), v.board_source.clone(), n, deal);
+        g.rules = v.rules;
+        g
     }
     fn n_players(&self) -> usize {
         self.n
@@ -956,7 +992,8 @@ impl Game for Titania {
                     }
                 }
                 if want(KIND_DRAW) {
-                    out.extend((0..=self.max_draw()).map(|count| Action::Draw { count }));
+                    let most = self.max_draw();
+                    out.extend((0..=most).filter(|&k| self.draw_ok(k, most)).map(|count| Action::Draw { count }));
                 }
             }
             Phase::Colour { .. } => {
@@ -1013,7 +1050,7 @@ impl Game for Titania {
                         && CARD_COLOURS[card as usize] >> colour & 1 == 1
                         && self.targets(p, colour as usize) >> space & 1 == 1
                 }
-                (Phase::Play, Action::Draw { count }) => count <= self.max_draw(),
+                (Phase::Play, Action::Draw { count }) => self.draw_ok(count, self.max_draw()),
                 (Phase::Colour { .. }, Action::Colour { colour }) => {
                     colour < 4 && self.shell_supply[colour as usize] > 0
                 }
@@ -1089,9 +1126,11 @@ impl Game for Titania {
     fn scores(&self) -> Vec<i64> {
         self.players[..self.n].iter().map(|p| (p.points + p.tile_points()) as i64).collect()
     }
-    /// Starfish plus shell pieces left (still equal: a shared win).
+    /// Starfish plus shell pieces left (still equal: a shared win); `tiebreak` says how
+    /// shells count as pieces.
     fn tiebreaks(&self) -> Vec<i64> {
-        self.players[..self.n].iter().map(|p| p.stars as i64 + p.shell_pieces() as i64).collect()
+        let cap = self.rules.tiebreak == super::variant::Tiebreak::Components;
+        self.players[..self.n].iter().map(|p| p.stars as i64 + p.shell_pieces(cap) as i64).collect()
     }
     /// Position 0 is the start player (the batch runner rotates agents across positions).
     fn seat(&self, player: usize) -> usize {

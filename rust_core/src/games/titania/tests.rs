@@ -14,7 +14,8 @@
 
 use super::board::*;
 use super::state::*;
-use crate::game::{Evaluate, Game};
+use super::variant::{Draw, Epoch2Start, Rules, Tiebreak};
+use crate::game::{Evaluate, Game, Record};
 use crate::rng::{agent_rng, below, deal_rng, Rng};
 use std::sync::Arc;
 
@@ -676,6 +677,144 @@ fn ties_break_on_starfish_and_shell_pieces_then_share() {
     assert_eq!((ranks, wins), (vec![2, 1, 3], vec![0.0, 1.0, 0.0]));
 }
 
+#[test]
+fn the_tiebreak_caps_large_shells_at_the_ten_of_the_box() {
+    let mut g = game(2, 8);
+    g.players[0].points = 20;
+    g.players[1].points = 20;
+    g.players[0].shells = [0, 0, 0, 30]; // 10 large + 10 small: 20 pieces (uncapped: 15 large)
+    g.players[1].stars = 17;
+    assert_eq!(g.rules.tiebreak, Tiebreak::Components, "the components are the default");
+    assert_eq!(g.tiebreaks(), vec![20, 17]);
+    let (ranks, _) = crate::game::ranks_and_wins(&g.scores(), &g.tiebreaks());
+    assert_eq!(ranks, vec![1, 2]);
+    g.rules.tiebreak = Tiebreak::Uncapped;
+    assert_eq!(g.tiebreaks(), vec![15, 17]);
+    let (ranks, _) = crate::game::ranks_and_wins(&g.scores(), &g.tiebreaks());
+    assert_eq!(ranks, vec![2, 1], "the uncapped reading flips this tie");
+    // Up to 21 of value the readings agree (at most 10 large shells needed).
+    for v in [0u8, 1, 2, 7, 20, 21] {
+        g.players[0].shells = [v, 0, 0, 0];
+        assert_eq!(g.players[0].shell_pieces(true), g.players[0].shell_pieces(false), "value {v}");
+    }
+    g.players[0].shells = [25, 22, 0, 0];
+    assert_eq!((g.players[0].shell_pieces(true), g.players[0].shell_pieces(false)), (15 + 12, 13 + 11));
+}
+
+#[test]
+fn draw_all_or_none_offers_none_or_the_most() {
+    let draws = |g: &Titania| -> Vec<u8> {
+        actions(g).iter().filter_map(|a| if let Action::Draw { count } = a { Some(*count) } else { None }).collect()
+    };
+    let mut g = game(2, 1);
+    set_hand(&mut g, 0, [1, 0, 0, 0, 0, 0]);
+    assert_eq!(draws(&g), vec![0, 1, 2, 3], "up_to (the default)");
+    g.rules.draw = Draw::AllOrNone;
+    assert_eq!(draws(&g), vec![0, 3]);
+    assert!(!g.is_legal(0, &Action::Draw { count: 2 }));
+    set_hand(&mut g, 0, [2, 2, 2, 0, 0, 0]);
+    assert_eq!(draws(&g), vec![0, 1], "the hand limit caps the most");
+    set_hand(&mut g, 0, [1, 0, 0, 0, 0, 0]);
+    g.apply_ok(Action::Draw { count: 3 });
+    assert_eq!(g.players[0].hand_size(), 4);
+}
+
+#[test]
+fn epoch_2_start_player_starts_the_second_epoch_again() {
+    for (start, next) in [(Epoch2Start::Next, 2), (Epoch2Start::StartPlayer, 0)] {
+        let mut g = game(3, 6);
+        g.rules.epoch_2_start = start;
+        g.apply_ok(Action::Draw { count: 0 }); // position 0's turn
+        set_hand(&mut g, 1, [2, 0, 0, 0, 0, 0]);
+        g.ship_supply[RED] = 1;
+        g.apply_ok(play(0, RED, at(&g, 2, -1)));
+        while g.phase != Phase::Play {
+            let a = actions(&g)[0];
+            g.apply_ok(a);
+        }
+        g.apply_ok(Action::Draw { count: 0 });
+        assert_eq!(g.epoch, 1, "{start:?}");
+        assert_eq!(g.current, next, "{start:?}: position 1 ended the first epoch");
+        g.check_invariants().unwrap();
+    }
+}
+
+#[test]
+fn the_turn_cap_ends_the_game_flagged() {
+    let mut g = game(2, 3);
+    g.enable_log();
+    let mut row = Vec::new();
+    g.metrics(0, &mut row);
+    assert_eq!(row.last(), Some(&Some(0)), "end_reason 0 (normal) until capped");
+    g.turns = TURN_CAP - 1;
+    g.apply_ok(Action::Draw { count: 0 });
+    assert!(g.is_over() && g.capped);
+    row.clear();
+    g.metrics(1, &mut row);
+    assert_eq!(row.last(), Some(&Some(1)), "end_reason 1: the turn cap");
+    let log = g.take_log();
+    assert!(log.iter().any(|e| e["event"] == "turn_cap"));
+    let end = log.iter().find(|e| e["event"] == "final_scores").expect("final scores");
+    assert_eq!(end["end_reason"], "turn_cap");
+    assert_eq!(end["players"][0]["hand"], hand_json(&g.players[0].hand), "final hands");
+}
+
+#[test]
+fn logs_carry_the_board_lines_the_rules_and_positions() {
+    let b = Board::builtin();
+    let lines = b.lines();
+    assert_eq!(Board::parse(&lines.join("\n")).expect("the lines parse"), b, "the lines are the board");
+    assert_eq!(lines.len(), b.len() + FOG_TILES + SCORE_TILES);
+    let files = crate::options::Files::new();
+    let agents = ["greedy".to_string(), "random".to_string()];
+    let variant = serde_json::json!({"draw": "all_or_none"});
+    let log =
+        crate::batch::replay::<Titania>(&crate::batch::BatchSpec::new(&variant, &files, &agents, 4, true), 1).unwrap();
+    let events = log["events"].as_array().unwrap();
+    let setup = &events[0];
+    assert_eq!(setup["board_lines"].as_array().unwrap().len(), lines.len());
+    assert_eq!(setup["rules"]["draw"], "all_or_none");
+    assert_eq!(setup["start_position"], 0);
+    let rewards = setup["reward_spaces"].as_array().unwrap();
+    let want = b.kinds.iter().filter(|k| matches!(k, Kind::Reward(_) | Kind::Bonus(_))).count();
+    assert_eq!(rewards.len(), want);
+    for e in events.iter().filter(|e| e["event"] != "action") {
+        assert!(e.get("player").is_none(), "a rule event names the position, not the player: {e}");
+    }
+    assert!(events.iter().any(|e| e["event"] == "ship" && e["position"].is_u64()));
+    // pair_seats game 1: agent 1 sits at position 0, so a rule event's position differs
+    // from the agent index of the action before it.
+    let acts: Vec<&serde_json::Value> = events.iter().filter(|e| e["event"] == "action").collect();
+    assert!(acts.iter().all(|a| a["position"] != a["player"]));
+}
+
+#[test]
+fn every_rule_switch_plays_whole_games() {
+    for (k, rules) in all_rules().into_iter().enumerate() {
+        for n in 2..=4 {
+            let mut g = game(n, 40 + k as u64);
+            g.rules = rules;
+            let mut rng = agent_rng(1, k as u64, n as u64);
+            while !g.is_over() {
+                random_step(&mut g, &mut rng);
+            }
+            g.check_invariants().unwrap();
+            assert!(!g.capped, "{rules:?} {n}p");
+        }
+    }
+}
+
+/// Every combination of the rule switches.
+pub fn all_rules() -> Vec<Rules> {
+    (0..8)
+        .map(|k| Rules {
+            tiebreak: [Tiebreak::Components, Tiebreak::Uncapped][k & 1],
+            draw: [Draw::UpTo, Draw::AllOrNone][k >> 1 & 1],
+            epoch_2_start: [Epoch2Start::Next, Epoch2Start::StartPlayer][k >> 2],
+        })
+        .collect()
+}
+
 // ------------------------------------------------------------------- hidden information
 
 #[test]
@@ -735,6 +874,7 @@ pub fn invariant_run(games: u64, seed: u64) -> (u64, u64, u64) {
     for i in 0..games {
         let n = 2 + (i % 3) as usize;
         let mut g = Titania::with_board(board.clone(), Arc::from("built-in"), n, deal_rng(seed, i));
+        g.rules = all_rules()[(i / 3 % 8) as usize];
         let mut rng = agent_rng(seed, i, 0);
         g.check_invariants().unwrap_or_else(|e| panic!("game {i} set-up: {e}"));
         let full_check = i % 50 == 0;
