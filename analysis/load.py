@@ -1,4 +1,4 @@
-"""Reading a study run through the run-directory contract (:mod:`pipeline.rundir`).
+"""Reading a study run through the run-directory contract (:mod:`rundir`).
 
 Only batch files that pass validation (their recorded content hash) are read; a run lacking
 games, or holding files that failed validation, is refused unless ``allow_partial``; the
@@ -13,9 +13,9 @@ from typing import Any
 
 import polars as pl
 
-from pipeline.rundir import MANIFEST, IncompleteRun, RunFormatError, VerifiedRun, verify_run
-from pipeline.rundir import columns as col
-from pipeline.rundir import read_manifest as read_run_manifest
+from rundir import MANIFEST, IncompleteRun, RunFormatError, VerifiedRun, verify_run
+from rundir import columns as col
+from rundir import read_manifest as read_run_manifest
 
 __all__ = ["Run", "cell_rows", "load", "open_run", "read_manifest"]
 
@@ -78,8 +78,8 @@ def _check_keys(run: Run) -> None:
 def open_run(run_dir: pathlib.Path | str, *, allow_partial: bool = False) -> Run:
     """Verifies ``run_dir`` (manifest format, every batch file's hash, key uniqueness).
 
-    Raises :class:`pipeline.rundir.RunFormatError` for a manifest of another format,
-    :class:`pipeline.rundir.IncompleteRun` if games are missing or files failed validation
+    Raises :class:`rundir.RunFormatError` for a manifest of another format,
+    :class:`rundir.IncompleteRun` if games are missing or files failed validation
     (unless ``allow_partial``), :class:`DuplicateKeys` if a key occurs twice.
     """
     path = pathlib.Path(run_dir)
@@ -92,7 +92,7 @@ def open_run(run_dir: pathlib.Path | str, *, allow_partial: bool = False) -> Run
 
 def read_manifest(run_dir: pathlib.Path | str) -> dict[str, Any]:
     """The run's manifest (study definition, engine, versions, timings) as a dict; its format is
-    checked (:class:`pipeline.rundir.RunFormatError`)."""
+    checked (:class:`rundir.RunFormatError`)."""
     path = pathlib.Path(run_dir)
     manifest = read_run_manifest(path)
     if manifest is None:

@@ -29,8 +29,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from common import RESULTS  # noqa: E402
 
+import rundir  # noqa: E402
 import rust_core  # noqa: E402
-from pipeline import rundir  # noqa: E402
 
 STUDY = """\
 name = "bench-pipeline"

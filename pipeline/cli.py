@@ -260,7 +260,7 @@ def fail(message: str) -> int:
 def write_report(
     run_dir: Path, out_dir: Path | None, quiet: bool = False, allow_partial: bool = False
 ) -> int:
-    from .rundir import IncompleteRun, RunFormatError, read_manifest, verify_run
+    from rundir import IncompleteRun, RunFormatError, read_manifest, verify_run
 
     try:
         from analysis.load import DuplicateKeys
@@ -297,7 +297,7 @@ def _render(
     """Writes the report into a private temporary folder, then copies each file into ``target``
     (temporary name, rename): a link in the way is replaced, never written through, and inside the
     run no folder on the way is followed."""
-    from .rundir.store import atomic_write_bytes
+    from rundir.store import atomic_write_bytes
 
     root = run_dir if inside_run else target
     scratch = Path(tempfile.mkdtemp(prefix="balancelab-report-"))
@@ -318,16 +318,17 @@ def fail_run(message: str) -> int:
 
 
 def _reason(exc: OSError) -> str:
-    from .rundir.store import describe
+    from rundir.store import describe
 
     return str(exc) if exc.strerror is None or not exc.filename else describe(exc)
 
 
 def cmd_run(args: argparse.Namespace) -> int:
+    from rundir import RunFormatError, RunWriteError
+
     from . import manifest
     from .cluster import RayUnavailable
     from .replay import parse_variant
-    from .rundir import RunFormatError, RunWriteError
     from .runner import DirectoryBusy, RunOptionError, run_study
     from .sink import UnreadableData
 
@@ -457,7 +458,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def cmd_report(args: argparse.Namespace) -> int:
-    from .rundir import manifest_path
+    from rundir import manifest_path
 
     if not manifest_path(args.run_dir).exists():
         return fail(f"{args.run_dir}: no manifest.json; not a run directory")
@@ -467,8 +468,7 @@ def cmd_report(args: argparse.Namespace) -> int:
 def cmd_strength(args: argparse.Namespace) -> int:
     from analysis.report import write_strength
     from analysis.strength import analyse_strength, format_strength
-
-    from .rundir import manifest_path
+    from rundir import manifest_path
 
     for run_dir in args.run_dirs:
         if not manifest_path(run_dir).exists():

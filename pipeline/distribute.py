@@ -26,10 +26,10 @@ import numpy as np
 import pyarrow as pa
 
 import rust_core
+from rundir.store import describe
 
 from . import sink
 from .plan import Batch, BatchSizer, cut
-from .rundir.store import describe
 from .study import Cell, Study, StudyError, read_data_file
 
 MAX_ATTEMPTS = 6

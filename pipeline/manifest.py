@@ -1,6 +1,6 @@
 """The manifest of a run being written: what it records, and whether a directory may be continued.
 
-The record itself (fields, format, reading and writing) is :mod:`pipeline.rundir.manifest`. A
+The record itself (fields, format, reading and writing) is :mod:`rundir.manifest`. A
 directory belongs to one study played by one engine: running a different study into it
 (:class:`ManifestMismatch`) or the same study with another rules version of the game or another
 version of an agent (:class:`EngineChanged`) is refused; more games per cell are allowed. Files
@@ -20,11 +20,11 @@ from importlib import metadata
 from pathlib import Path
 
 import rust_core
+from rundir import EngineSpec, Manifest, read_manifest, write_manifest
+from rundir.layout import data_dir, is_foreign_nonempty
+from rundir.manifest import ManifestDamaged
 
 from . import version
-from .rundir import EngineSpec, Manifest, read_manifest, write_manifest
-from .rundir.layout import data_dir, is_foreign_nonempty
-from .rundir.manifest import ManifestDamaged
 from .study import Study
 
 __all__ = ["EngineChanged", "ManifestMismatch", "check_compatible", "engine_of", "new", "read", "write"]
@@ -69,14 +69,14 @@ def engine_of(study: Study) -> EngineSpec:
 
 
 def read(out: Path) -> Manifest | None:
-    """The manifest of ``out`` (:class:`pipeline.rundir.RunFormatError` if of another format)."""
+    """The manifest of ``out`` (:class:`rundir.RunFormatError` if of another format)."""
     return read_manifest(out)
 
 
 def read_for(out: Path, study: Study) -> tuple[Manifest | None, str | None]:
     """The manifest of ``out`` for a run of ``study``, and a note if it was damaged but may be
     restored (see the module's docstring); a damaged manifest that may not is refused
-    (:class:`pipeline.rundir.manifest.ManifestDamaged`)."""
+    (:class:`rundir.manifest.ManifestDamaged`)."""
     try:
         return read_manifest(out), None
     except ManifestDamaged as exc:

@@ -14,10 +14,10 @@ from typing import Any
 
 import pyarrow.compute as pc
 
+import rundir
 import rust_core
+from rundir.store import describe
 
-from . import rundir
-from .rundir.store import describe
 from .study import check_value, file_sha256
 
 #: A list of tables rendered longer than this is printed one table per line.

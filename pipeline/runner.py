@@ -13,13 +13,14 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Protocol
 
+from rundir import MAX_GAMES, Manifest, RunWriteError
+from rundir.layout import LOCK
+from rundir.store import open_file
+
 from . import manifest, sink
 from .cluster import CONNECT_TIMEOUT_S, RaySession
 from .distribute import Progress, read_files, run_batches
 from .plan import BatchSizer, missing_ranges
-from .rundir import MAX_GAMES, Manifest, RunWriteError
-from .rundir.layout import LOCK
-from .rundir.store import open_file
 from .study import Study, games_for
 
 DEFAULT_MAX_GAMES = 1_000_000
@@ -178,10 +179,10 @@ def run_study(study: Study, out: Path, **options: Any) -> Manifest:
     ``options`` are the fields of :class:`RunConfig`. Raises (before starting or writing anything)
     :class:`RunOptionError` for a bad option, :class:`manifest.ManifestMismatch` if ``out`` holds
     another study or is not a run directory, :class:`manifest.EngineChanged` if it was played by
-    other rules or agent versions, :class:`pipeline.rundir.RunFormatError` for a manifest of
+    other rules or agent versions, :class:`rundir.RunFormatError` for a manifest of
     another format, :class:`StudyError` if a file of the study changed since it was loaded,
     :class:`DirectoryBusy` if another run is writing to ``out``, :class:`sink.UnreadableData` if
-    a batch file cannot be read; :class:`pipeline.rundir.RunWriteError` if writing fails.
+    a batch file cannot be read; :class:`rundir.RunWriteError` if writing fails.
 
     Ray is started (or the cluster at ``address``/``RAY_ADDRESS`` joined) only if a game is
     missing; for a new directory before anything is written, so a Ray that cannot start or a

@@ -1,6 +1,6 @@
 """The driver's side of the batch files: writing one per batch, and the resume scan.
 
-Paths, records and verification are the run-directory contract (:mod:`pipeline.rundir`). On
+Paths, records and verification are the run-directory contract (:mod:`rundir`). On
 resume every recorded file is checked against its content hash: a file that failed validation
 (missing, truncated, changed, not recorded, from another study, overlapping) is deleted and its
 games are played again; a file that cannot be read stops the run (:class:`UnreadableData`) and is
@@ -18,11 +18,12 @@ from pathlib import Path
 
 import pyarrow as pa
 
+from rundir import BatchRecord, check_run, parse_part
+from rundir import write_batch as _write
+from rundir.batches import rewrite_records
+from rundir.store import unlink_in
+
 from .plan import Batch
-from .rundir import BatchRecord, check_run, parse_part
-from .rundir import write_batch as _write
-from .rundir.batches import rewrite_records
-from .rundir.store import unlink_in
 from .study import Study
 
 
@@ -31,7 +32,7 @@ class UnreadableData(OSError):
 
 
 def write_batch(out: Path, study_hash: str, batch: Batch, n_players: int, table: pa.Table) -> BatchRecord:
-    """Writes and records the file of ``batch`` (see :func:`pipeline.rundir.write_batch`)."""
+    """Writes and records the file of ``batch`` (see :func:`rundir.write_batch`)."""
     return _write(out, study_hash, batch.cell_id, batch.start, batch.end, n_players, table)
 
 

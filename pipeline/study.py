@@ -39,11 +39,11 @@ from pathlib import Path
 from typing import Any
 
 import rust_core
+from rundir import CellSpec, StudySpec
+from rundir.layout import MAX_GAMES
+from rundir.store import describe, read_regular
 
 from . import study_file
-from .rundir import CellSpec, StudySpec
-from .rundir.layout import MAX_GAMES
-from .rundir.store import describe, read_regular
 
 if sys.version_info >= (3, 11):
     import tomllib

@@ -13,7 +13,7 @@ from typing import Annotated, Any, Union
 
 from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag, ValidationError
 
-from .rundir.layout import MAX_GAMES, MAX_PLAYERS
+from rundir.layout import MAX_GAMES, MAX_PLAYERS
 
 MAX_SEED = 2**63 - 1
 #: A study's name and a named variant's name, matched whole (no final newline).

@@ -85,7 +85,7 @@ def _read_run(out: Path):
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    from pipeline import rundir
+    import rundir
 
     tables = []
     for record in sorted(rundir.verify_run(out).check.good, key=lambda r: r.path):

@@ -1,4 +1,4 @@
-"""Writes small study runs through the run-directory contract (:mod:`pipeline.rundir`), without
+"""Writes small study runs through the run-directory contract (:mod:`rundir`), without
 Ray: the manifest, one recorded batch file per ``batch`` games, ``rust_core.simulate`` columns
 plus ``n_players`` (int32)."""
 
@@ -9,8 +9,8 @@ from typing import Any
 
 import pyarrow as pa
 
+import rundir
 import rust_core
-from pipeline import rundir
 
 
 def write_run(

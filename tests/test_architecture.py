@@ -93,3 +93,62 @@ def test_the_checks_above_can_fail():
     assert WORD.search("let x = alhambra::Alhambra;")
     sample = ROOT / "tests" / "test_architecture.py"
     assert "'dirk'" in _python_names(sample)  # GAME_TERMS holds the string "dirk"
+
+
+#: Each top-level package and the packages it may import: data flows one way, study → pipeline →
+#: rust_core → Parquet (the run-directory contract, `rundir`) → analysis → report.
+LAYERS = {
+    "rust_core": set(),
+    "rundir": set(),
+    "analysis": {"rundir", "rust_core"},
+    "pipeline": {"rundir", "rust_core"},
+}
+#: The one module that wires the pipeline and the analysis together (run, then report).
+WIRING = {("pipeline.cli", "analysis")}
+
+
+def _module_name(path: Path) -> str:
+    rel = path.relative_to(ROOT / "rust_core" / "python" if "rust_core" in path.parts[-4:-1] else ROOT)
+    parts = list(rel.with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _imported(path: Path, me: str) -> set[str]:
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found |= {a.name for a in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:  # relative: resolve against this module's package
+                package = me.split(".") if path.name == "__init__.py" else me.split(".")[:-1]
+                base = package[: len(package) - node.level + 1]
+                found.add(".".join([*base, node.module] if node.module else base))
+            else:
+                found.add(node.module or "")
+    return {f for f in found if f.split(".")[0] in LAYERS}
+
+
+def _python_files() -> list[Path]:
+    files = [p for pkg in ("rundir", "pipeline", "analysis") for p in (ROOT / pkg).rglob("*.py")]
+    return files + list((ROOT / "rust_core" / "python" / "rust_core").rglob("*.py"))
+
+
+def test_every_import_between_packages_goes_down_the_layers():
+    edges = {(_module_name(p), m) for p in _python_files() for m in _imported(p, _module_name(p))}
+    assert len(edges) > 50
+    backward = sorted(
+        f"{me} imports {target}"
+        for me, target in edges
+        if target.split(".")[0] != me.split(".")[0]
+        and target.split(".")[0] not in LAYERS[me.split(".")[0]]
+        and (me, target.split(".")[0]) not in WIRING
+    )
+    assert not backward, backward
+
+
+def test_the_layer_check_sees_a_backward_edge():
+    edges = _imported(ROOT / "pipeline" / "cli.py", "pipeline.cli")
+    assert any(e.startswith("analysis") for e in edges)  # the wiring, which the check allows
+    assert "rundir" in {
+        e.split(".")[0] for p in (ROOT / "analysis").rglob("*.py") for e in _imported(p, "analysis.x")
+    }

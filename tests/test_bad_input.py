@@ -304,7 +304,7 @@ def test_the_report_onto_a_full_or_read_only_disk_is_one_line(small_run, capsys,
     import errno
     import os
 
-    from pipeline.rundir import store
+    from rundir import store
 
     def refuse(dfd, name, data):
         code = getattr(errno, errno_name)

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from pipeline import rundir
+import rundir
 from pipeline.distribute import Progress
 from pipeline.runner import run_study
 from pipeline.study import load_study

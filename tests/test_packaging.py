@@ -40,7 +40,7 @@ def test_python_source_holds_the_typed_face_of_rust_core():
         assert (package / name).is_file(), name
     # an editable install puts only python-source on sys.path: links make the top-level packages
     # visible there too (the wheel ships the real folders through `include`)
-    for link, target in (("pipeline", "pipeline"), ("analysis", "analysis")):
+    for link, target in (("rundir", "rundir"), ("pipeline", "pipeline"), ("analysis", "analysis")):
         path = package.parent / link
         assert path.is_symlink() and path.resolve() == (ROOT / target).resolve(), link
 
@@ -75,7 +75,7 @@ def _tracked(folder: str) -> list[Path]:
     return [ROOT / line for line in res.stdout.splitlines()]
 
 
-@pytest.mark.parametrize("folder", ["pipeline", "analysis"])
+@pytest.mark.parametrize("folder", ["rundir", "pipeline", "analysis"])
 def test_the_wheel_includes_every_file_of_the_packages(folder):
     shipped = {p for pattern in _wheel_patterns() for p in ROOT.glob(pattern)}
     files = _tracked(folder)

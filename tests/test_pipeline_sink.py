@@ -13,12 +13,13 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
+import rundir
 import rust_core
-from pipeline import rundir, sink
+from pipeline import sink
 from pipeline.distribute import play_batch
 from pipeline.plan import Batch
-from pipeline.rundir.layout import MAX_GAMES, MAX_PLAYERS, PART
 from pipeline.study import load_study
+from rundir.layout import MAX_GAMES, MAX_PLAYERS, PART
 
 
 def _table(study, cell_id, start, end, seed=None):

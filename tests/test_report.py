@@ -14,10 +14,10 @@ import polars as pl
 import pytest
 from helpers_runs import write_run
 
+import rundir
 from analysis import analyse, verdict
 from analysis.report import write_report
 from analysis.report.style import cell_colours
-from pipeline import rundir
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 ANALYSIS = pathlib.Path(__file__).resolve().parents[1] / "analysis"

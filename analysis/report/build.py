@@ -58,7 +58,7 @@ def write_report(
     base64 PNG), ``report.md`` and ``figures/*.png|svg``; ``out_dir`` defaults to the run's own
     ``run_dir/report``. Returns the ``index.html`` path. ``threshold`` overrides the study's
     practical threshold; an incomplete run is refused unless ``allow_partial``
-    (:class:`pipeline.rundir.IncompleteRun`)."""
+    (:class:`rundir.IncompleteRun`)."""
     s = analyse(run_dir, threshold=threshold, allow_partial=allow_partial)
     out = pathlib.Path(run_dir) / "report" if out_dir is None else pathlib.Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)

@@ -7,7 +7,7 @@ A run directory holds::
     DIR/data/cell=<cell_id>/part-<start:012d>-<end:012d>.parquet   games start..end-1
     DIR/.lock                                             held by the run writing here
 
-Nothing outside :mod:`pipeline.rundir` knows these names.
+Nothing outside :mod:`rundir` knows these names.
 """
 
 from __future__ import annotations
