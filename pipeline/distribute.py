@@ -149,7 +149,7 @@ def run_batches(
     files_ref = ray.put(files) if files else None
     cells = {c.id: c for c in study.cells}
     specs = {c.id: batch_spec(study, c) for c in study.cells}
-    study_hash = study.to_spec().hash()
+    study_hash = study.hash()
     work = _Work(cells, {k: list(v) for k, v in gaps.items()}, {c.id: c.games for c in study.cells})
     total_missing = work.remaining()
     in_flight: dict[Any, tuple[Batch, int]] = {}

@@ -81,7 +81,7 @@ def read_for(out: Path, study: Study) -> tuple[Manifest | None, str | None]:
         return read_manifest(out), None
     except ManifestDamaged as exc:
         old = exc.manifest
-        if old is None or old.study.identity() != study.to_spec().identity():
+        if old is None or old.study.identity() != study.identity():
             raise ManifestDamaged(
                 f"{exc}; the damage may touch what decides the games (the study or the engine), so "
                 f"{out} cannot be continued: run the study into a new --out directory"
@@ -118,7 +118,7 @@ def check_compatible(out: Path, study: Study, old: Manifest | None) -> None:
                 "give a new or empty directory"
             )
         return
-    mine, theirs = study.to_spec().identity(), old.study.identity()
+    mine, theirs = study.identity(), old.study.identity()
     if mine != theirs:
         diffs = [k for k in mine if mine[k] != theirs.get(k)]
         detail = ""
@@ -142,7 +142,7 @@ def new(study: Study, old: Manifest | None) -> Manifest:
     """A manifest for a run starting now (keeping the first start time of a continued directory)."""
     started = now()
     return Manifest(
-        study=study.to_spec(),
+        study=study,
         engine=engine_of(study),
         versions=versions(),
         git_commit=version.source_commit(),  # None for an installed package: versions["build"] names it

@@ -158,7 +158,7 @@ def from_run(out: Path, cell_id: str, game_index: int) -> tuple[dict[str, Any], 
     return log, []
 
 
-def used_files(study: rundir.StudySpec) -> set[str]:
+def used_files(study: rundir.Study) -> set[str]:
     """Every text value of the cells' variants (the files the study's path options name are among them)."""
     return {v for c in study.cells for v in c.variant.values() if isinstance(v, str)}
 

@@ -298,7 +298,7 @@ def _play(
             if grown is None:
                 break
             study = grown
-            man.study = study.to_spec()
+            man.study = study
             if bar is not None:
                 bar.total = sum(c.games for c in study.cells)
                 bar.refresh()
@@ -316,7 +316,7 @@ def _account(man: Manifest, stats: Any, base_done: int, study: Study) -> None:
     man.write_seconds = round(man.write_seconds + stats.write_seconds, 3)
     man.batches += stats.batches
     man.resubmitted += stats.resubmitted
-    man.study = study.to_spec()
+    man.study = study
     man.games_planned = sum(c.games for c in study.cells)
 
 

@@ -62,7 +62,7 @@ def scan(out: Path, study: Study) -> Scan:
     """Verifies the data of ``out`` against its records; deletes temporary files and files that
     failed validation, and retires their records; raises :class:`UnreadableData` if a file
     cannot be read."""
-    check = check_run(out, study.to_spec().hash(), [c.id for c in study.cells])
+    check = check_run(out, study.hash(), [c.id for c in study.cells])
     if check.unreadable:
         listing = "; ".join(f"{p}: {why}" for p, why in check.unreadable)
         raise UnreadableData(

@@ -33,13 +33,13 @@ import os
 import re
 import sys
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
 import rust_core
-from rundir import CellSpec, StudySpec
+from rundir import Cell, Study
 from rundir.layout import MAX_GAMES
 from rundir.store import describe, read_regular
 
@@ -67,91 +67,6 @@ class StudyError(ValueError):
         self.field = field_name
         self.message = message
         super().__init__(f"{source}: {field_name}: {message}")
-
-
-@dataclass(frozen=True)
-class Cell:
-    """One combination of player count, variant and agent line-up."""
-
-    id: str
-    label: str
-    n_players: int
-    variant: dict[str, Any]
-    agents: list[str]
-    games: int
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "id": self.id,
-            "label": self.label,
-            "n_players": self.n_players,
-            "variant": dict(self.variant),
-            "agents": list(self.agents),
-            "games": self.games,
-        }
-
-
-@dataclass(frozen=True)
-class Study:
-    """A validated study with its cells resolved."""
-
-    name: str
-    description: str
-    game: str
-    seed: int
-    games_per_cell: int
-    pair_seats: bool
-    source: str
-    cells: list[Cell] = field(default_factory=list)
-    #: SHA-256 of every file named by a path option of a cell, by absolute path.
-    files: dict[str, str] = field(default_factory=dict)
-    #: Smallest difference of win rate that matters to the report (a share; None: its default).
-    practical_threshold: float | None = None
-    #: The skill ladder's agent specs, weakest first (empty: no ladder); see :func:`ladder_cells`.
-    ladder: list[str] = field(default_factory=list)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "name": self.name,
-            "description": self.description,
-            "game": self.game,
-            "seed": self.seed,
-            "games_per_cell": self.games_per_cell,
-            "pair_seats": self.pair_seats,
-            "source": self.source,
-            "cells": [c.to_dict() for c in self.cells],
-            "files": dict(self.files),
-            "practical_threshold": self.practical_threshold,
-            "ladder": list(self.ladder),
-        }
-
-    def to_spec(self) -> StudySpec:
-        """The study as the manifest records it."""
-        cells = [
-            CellSpec(c.id, c.label, c.n_players, dict(c.variant), list(c.agents), c.games) for c in self.cells
-        ]
-        return StudySpec(
-            self.name, self.description, self.game, self.seed, self.games_per_cell, self.pair_seats,
-            self.source, cells, dict(self.files), self.practical_threshold, list(self.ladder),
-        )  # fmt: skip
-
-    def cell(self, cell_id: str) -> Cell:
-        for c in self.cells:
-            if c.id == cell_id:
-                return c
-        raise KeyError(f"no cell {cell_id!r}; cells: {', '.join(c.id for c in self.cells)}")
-
-    def with_games(self, games_per_cell: int) -> Study:
-        """The same study with ``games_per_cell`` games in every cell (rounded up for seat pairs),
-        line-ups with their own ``games`` included."""
-        if not 1 <= games_per_cell <= MAX_GAMES:
-            raise StudyError(
-                self.source, "games_per_cell", f"must be an integer 1..{MAX_GAMES}, got {games_per_cell}"
-            )
-        cells = [
-            replace(c, games=games_for(games_per_cell, c.n_players, self.pair_seats)) for c in self.cells
-        ]
-        return replace(self, games_per_cell=games_per_cell, cells=cells)
 
 
 def games_for(games: int, n_players: int, pair_seats: bool) -> int:

@@ -52,7 +52,7 @@ def checksum(data: dict[str, Any]) -> str:
 
 
 @dataclass(frozen=True)
-class CellSpec:
+class Cell:
     """One cell: player count, variant and agent line-up, and its planned games."""
 
     id: str
@@ -64,8 +64,9 @@ class CellSpec:
 
 
 @dataclass(frozen=True)
-class StudySpec:
-    """The study as resolved when the run was started or last continued."""
+class Study:
+    """A study with its cells resolved: the one record the parser builds (`pipeline.study`), the
+    runner plays and the manifest stores (as resolved when the run was started or last continued)."""
 
     name: str
     description: str
@@ -74,7 +75,7 @@ class StudySpec:
     games_per_cell: int
     pair_seats: bool
     source: str
-    cells: list[CellSpec]
+    cells: list[Cell]
     #: SHA-256 of every file given through a path option, by absolute path.
     files: dict[str, str] = field(default_factory=dict)
     #: The report's practical-significance threshold (a share of games; None = the default).
@@ -103,7 +104,7 @@ class StudySpec:
         text = json.dumps(self.identity(), sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(text.encode()).hexdigest()
 
-    def cell(self, cell_id: str) -> CellSpec:
+    def cell(self, cell_id: str) -> Cell:
         for c in self.cells:
             if c.id == cell_id:
                 return c
@@ -111,6 +112,9 @@ class StudySpec:
 
     def games_planned(self) -> int:
         return sum(c.games for c in self.cells)
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
 
 
 @dataclass(frozen=True)
@@ -142,7 +146,7 @@ class EngineSpec:
 class Manifest:
     """``manifest.json``: see README.md, "Output layout"."""
 
-    study: StudySpec
+    study: Study
     engine: EngineSpec
     versions: dict[str, str | None]
     git_commit: str | None
@@ -199,8 +203,8 @@ class Manifest:
             if unknown:
                 raise ValueError(f"unknown field {sorted(unknown)[0]!r}")
             study = dict(data["study"])
-            cells = [CellSpec(**c) for c in study.pop("cells")]
-            spec = StudySpec(cells=cells, **study)
+            cells = [Cell(**c) for c in study.pop("cells")]
+            spec = Study(cells=cells, **study)
             engine = EngineSpec(**data["engine"])
             rest = {k: v for k, v in data.items() if k in known}
             _check_types(spec, engine)
@@ -208,11 +212,11 @@ class Manifest:
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
             raise ManifestDamaged(f"{where}: damaged manifest ({type(exc).__name__}: {exc})") from None
 
-    def with_study(self, study: StudySpec) -> Manifest:
+    def with_study(self, study: Study) -> Manifest:
         return replace(self, study=study, games_planned=study.games_planned())
 
 
-def _check_types(spec: StudySpec, engine: EngineSpec) -> None:
+def _check_types(spec: Study, engine: EngineSpec) -> None:
     """Refuses values a reader would trip on: cell ids that are no folder name of a run, games
     that are no counts, files and versions that are not text and numbers."""
     for cell in spec.cells:

@@ -27,7 +27,7 @@ def write_run(
     optionally ``variant`` and ``label``."""
     run_dir.mkdir(parents=True, exist_ok=True)
     specs = [
-        rundir.CellSpec(
+        rundir.Cell(
             id=c["id"],
             label=c.get("label", c["id"]),
             n_players=len(c["agents"]),
@@ -37,7 +37,7 @@ def write_run(
         )
         for c in cells
     ]
-    study = rundir.StudySpec(name, "", game, seed, max(c.games for c in specs), pair_seats, "test", specs, {})
+    study = rundir.Study(name, "", game, seed, max(c.games for c in specs), pair_seats, "test", specs, {})
     for cell in specs:
         for start in range(0, cell.games, batch):
             count = min(batch, cell.games - start)

@@ -113,10 +113,11 @@ def test_report_names_the_tile_file_and_its_sha256(tiles_run, tmp_path):
 def test_workers_play_the_shipped_bytes_not_the_path(tmp_path):
     text = mirrored(hiroba.default_tiles_path().read_text(), 9)
     gone = "/nonexistent/balancelab/tiles.txt"
-    table, _, _ = play_batch("hiroba", {"tiles": gone}, ["random"] * 2, 3, 0, 40, True, {gone: text.encode()})
+    spec = rust_core.BatchSpec("hiroba", {"tiles": gone}, ["random"] * 2, 3, pair_seats=True)
+    table, _, _ = play_batch(spec, 0, 40, {gone: text.encode()})
     # Without the shipped bytes a worker fails: the engine never opens the path itself.
     with pytest.raises(rust_core.EngineError, match="no content was given") as err:
-        play_batch("hiroba", {"tiles": gone}, ["random"] * 2, 3, 0, 40, True)
+        play_batch(spec, 0, 40)
     assert (err.value.kind, err.value.option, err.value.value) == ("bad_file", "tiles", gone)
     (tmp_path / "t.txt").write_text(text)
     from_file = rust_core.simulate(

@@ -11,7 +11,8 @@ import types
 import pyarrow.parquet as pq
 import pytest
 
-from pipeline import cli, manifest, rundir
+import rundir
+from pipeline import cli, manifest
 from pipeline.plan import missing_ranges
 from pipeline.runner import grow, run_study
 from pipeline.study import load_study

@@ -24,15 +24,16 @@ from rundir.layout import MAX_GAMES, MAX_PLAYERS, PART
 
 def _table(study, cell_id, start, end, seed=None):
     cell = study.cell(cell_id)
-    table, _, _ = play_batch(
-        study.game, cell.variant, cell.agents, study.seed if seed is None else seed, start, end - start, True
+    spec = rust_core.BatchSpec(
+        study.game, cell.variant, cell.agents, study.seed if seed is None else seed, True
     )
+    table, _, _ = play_batch(spec, start, end - start)
     return table
 
 
 def _write(out, study, cell_id, start, end):
     table = _table(study, cell_id, start, end)
-    record = sink.write_batch(out, study.to_spec().hash(), Batch(cell_id, start, end), 2, table)
+    record = sink.write_batch(out, study.hash(), Batch(cell_id, start, end), 2, table)
     return out / record.path
 
 
@@ -70,7 +71,7 @@ def test_every_batch_file_is_recorded_with_its_hash_and_identity(run):
     path = paths[("p2-no_dirk", 10)]
     assert rec.path == "data/cell=p2-no_dirk/part-000000000010-000000000020.parquet"
     assert (rec.end, rec.rows, rec.bytes) == (20, 20, path.stat().st_size)
-    assert rec.sha256 == hashlib.sha256(path.read_bytes()).hexdigest() and rec.study == study.to_spec().hash()
+    assert rec.sha256 == hashlib.sha256(path.read_bytes()).hexdigest() and rec.study == study.hash()
     assert rundir.file_identity(out, rec.path) == {
         "study": rec.study,
         "cell": "p2-no_dirk",
@@ -103,7 +104,7 @@ def test_truncated_bit_flipped_deleted_duplicated_stray_and_foreign_files(run, w
     stray = paths[("p2-no_dirk", 20)].with_name("part-000000000020-000000000030 (copy).parquet")
     shutil.copy(paths[("p2-no_dirk", 20)], stray)
     other = load_study(str(write_study(seed=6, games=40, filename="other.toml")))
-    sink.write_batch(out / "elsewhere", other.to_spec().hash(), Batch("p2-no_dirk", 10, 20), 2,
+    sink.write_batch(out / "elsewhere", other.hash(), Batch("p2-no_dirk", 10, 20), 2,
                      _table(other, "p2-no_dirk", 10, 20))  # fmt: skip
     shutil.copy(out / "elsewhere/data/cell=p2-no_dirk/part-000000000010-000000000020.parquet", foreign_slot)
     unrecorded = paths[("p2-no_dirk", 30)].with_name(rundir.part_name(40, 50))
@@ -141,7 +142,7 @@ def test_an_unreadable_file_is_reported_and_never_deleted(run, monkeypatch):
     message = str(info.value)
     assert "part-000000000010-000000000020.parquet: cannot read: Permission denied" in message
     assert "never deleted" in message and locked.exists()
-    check = rundir.check_run(out, study.to_spec().hash(), ["p2-official", "p2-no_dirk"])
+    check = rundir.check_run(out, study.hash(), ["p2-official", "p2-no_dirk"])
     assert [p for p, _ in check.unreadable] == [
         "data/cell=p2-official/part-000000000010-000000000020.parquet"
     ]
@@ -173,7 +174,7 @@ def test_the_record_is_durable_before_the_file_appears(run, monkeypatch):
     assert not list(out.rglob("*.tmp"))
     records, _ = rundir.read_records(out)
     assert any(r.start == 40 for r in records)
-    check = rundir.check_run(out, study.to_spec().hash(), ["p2-official", "p2-no_dirk"])
+    check = rundir.check_run(out, study.hash(), ["p2-official", "p2-no_dirk"])
     assert check.bad == [("data/cell=p2-official/part-000000000040-000000000050.parquet", "missing")]
 
 
@@ -247,7 +248,9 @@ def test_a_table_with_wrong_keys_is_never_written(write_study, tmp_path):
 def test_written_file_has_simulate_columns_plus_int32_n_players(write_study, tmp_path):
     study = load_study(str(write_study(games=4, players="[3]")))
     cell = study.cells[0]
-    table, _, _ = play_batch(study.game, cell.variant, cell.agents, study.seed, 0, 3, True)
+    table, _, _ = play_batch(
+        rust_core.BatchSpec(study.game, cell.variant, cell.agents, study.seed, True), 0, 3
+    )
     record = sink.write_batch(tmp_path, "h", Batch(cell.id, 0, 3), 3, table)
     path = tmp_path / record.path
     assert path.name == "part-000000000000-000000000003.parquet"

