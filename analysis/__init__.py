@@ -11,7 +11,7 @@ Notebook use::
 
 Data flows one way through the package (``tests/test_report.py`` checks the import graph):
 statistics (:mod:`analysis.stats`, :mod:`analysis.load`) → the analysis as data
-(:mod:`analysis.model`, :mod:`analysis.study`; each game's section in ``analysis/<game>.py``
+(:mod:`analysis.model`, :mod:`analysis.study`; each game's section in ``analysis/games/<game>.py``
 returning data through :mod:`analysis.games`) → sentences (:mod:`analysis.findings`) → the one
 renderer (:mod:`analysis.report`: figures, HTML, Markdown). The precision hook is
 :mod:`analysis.precision`, agent strength :mod:`analysis.strength`.

@@ -10,7 +10,7 @@ import pytest
 from helpers_runs import write_run
 
 import analysis
-from analysis import alhambra
+from analysis.games import alhambra
 from analysis.precision import max_halfwidths
 from analysis.stats import (
     compare_cells,

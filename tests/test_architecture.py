@@ -2,7 +2,7 @@
 
 Shared code (the Rust core outside `src/games/`, `pipeline/`, the generic `analysis/`, the Python
 face of `rust_core`, `bench/engine.py`'s per-game cases) names no game: a game is reached through the registry
-(`rust_core/src/registry.rs`), the report-section list (`analysis/games.py`) and the Python face's
+(`rust_core/src/registry.rs`), the report-section list (`analysis/games/__init__.py`) and the Python face's
 helper imports, each a line per game. Comments, docstrings and help texts may name games as
 examples; code may not. (Other bench scripts measure one chosen workload, e.g. Alhambra random
 play for the pipeline's throughput: naming it is their subject, not game knowledge.)
@@ -23,7 +23,7 @@ WORD = re.compile(r"\b(" + "|".join(GAMES + GAME_TERMS) + r")\b", re.IGNORECASE)
 #: The one place per layer that lists the games.
 REGISTRIES = {
     ROOT / "rust_core" / "src" / "registry.rs",
-    ROOT / "analysis" / "games.py",
+    ROOT / "analysis" / "games" / "__init__.py",
     ROOT / "rust_core" / "python" / "rust_core" / "__init__.py",
 }
 
@@ -74,9 +74,7 @@ def _python_names(path: Path) -> list[str]:
 
 
 def test_shared_python_code_names_no_game():
-    game_modules = {ROOT / "analysis" / f"{g}.py" for g in GAMES} | {
-        ROOT / "analysis" / "games" / f"{g}.py" for g in GAMES
-    }
+    game_modules = {ROOT / "analysis" / "games" / f"{g}.py" for g in GAMES}
     helpers = {ROOT / "rust_core" / "python" / "rust_core" / f"{g}.py" for g in GAMES}
     shared = [
         p

@@ -11,8 +11,8 @@ import pytest
 from helpers_runs import write_run
 
 import rust_core
+from analysis.games.taluva import derived
 from analysis.report import write_report
-from analysis.taluva import derived
 from pipeline.replay import format_log
 from pipeline.study import load_study
 

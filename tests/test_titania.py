@@ -12,8 +12,8 @@ import pytest
 from helpers_runs import write_run
 
 import rust_core
+from analysis.games.titania import boards
 from analysis.report import write_report
-from analysis.titania import boards
 from pipeline import cli
 from pipeline.replay import format_log
 from pipeline.study import load_study

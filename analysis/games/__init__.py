@@ -2,7 +2,7 @@
 
 The generic analysis (:mod:`analysis.study`), the findings (:mod:`analysis.findings`) and the
 renderer (:mod:`analysis.report`) know no game. A game that wants more than the generic tables
-adds a module ``analysis/<game>.py`` defining ``SECTION = GameSection(...)`` and one line in
+adds a module ``analysis/games/<game>.py`` defining ``SECTION = GameSection(...)`` and one line in
 :data:`SECTIONS`. **A section returns data, never draws or formats a page**: polars tables,
 estimates, sentences (:class:`~analysis.content.Finding`) and report blocks
 (:mod:`analysis.content`: :class:`~analysis.content.Text`, :class:`~analysis.content.Table`,
@@ -32,8 +32,8 @@ Every part is optional:
 
 A minimal game module::
 
-    from .content import DotPlot, Dot, Finding, Section, Table, Text
-    from .games import GameSection
+    from ..content import DotPlot, Dot, Finding, Section, Table, Text
+    from . import GameSection
 
     def _tables(rows, paired):                # one frame per cell
         return {"mygame": my_stats(rows, paired=paired)}
@@ -57,18 +57,18 @@ from typing import Any
 
 import polars as pl
 
-from .content import Finding, Section
-from .model import StudyAnalysis
+from ..content import Finding, Section
+from ..model import StudyAnalysis
 
 __all__ = ["SECTIONS", "AdvantagePart", "GameSection", "LadderValue", "section"]
 
 #: Game name -> module defining ``SECTION``.
 SECTIONS: dict[str, str] = {
-    "alhambra": "analysis.alhambra",
-    "hiroba": "analysis.hiroba",
-    "titania": "analysis.titania",
-    "maharaja": "analysis.maharaja",  # map: built-in or path + SHA-256
-    "taluva": "analysis.taluva",
+    "alhambra": "analysis.games.alhambra",
+    "hiroba": "analysis.games.hiroba",
+    "titania": "analysis.games.titania",
+    "maharaja": "analysis.games.maharaja",  # map: built-in or path + SHA-256
+    "taluva": "analysis.games.taluva",
 }
 
 

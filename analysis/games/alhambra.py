@@ -23,12 +23,12 @@ import polars as pl
 import statsmodels.api as sm
 from scipy import stats as sps
 
-from .content import Dot, DotPlot, Finding, Interval, Section, Table, Text
-from .games import AdvantagePart, GameSection, LadderValue
-from .model import StudyAnalysis
-from .stats.intervals import ALPHA, Estimate, clustered_wilson, mean_ci, unit_col, unit_means, wilson
-from .stats.seats import n_players_of
-from .words import pct, pct_ci
+from ..content import Dot, DotPlot, Finding, Interval, Section, Table, Text
+from ..model import StudyAnalysis
+from ..stats.intervals import ALPHA, Estimate, clustered_wilson, mean_ci, unit_col, unit_means, wilson
+from ..stats.seats import n_players_of
+from ..words import pct, pct_ci
+from . import AdvantagePart, GameSection, LadderValue
 
 __all__ = ["KINDS", "SECTION", "advantage_parts", "dirk_stats", "hand_adjusted_advantage", "has_dirk"]
 

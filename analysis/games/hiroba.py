@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import polars as pl
 
-from .content import Block, Finding, Section, Table, Text, interval_rows
-from .datafiles import DataFile
-from .games import GameSection
-from .model import StudyAnalysis
-from .stats.intervals import ALPHA
-from .stats.seats import seat_figures
-from .words import pts_ci
+from ..content import Block, Finding, Section, Table, Text, interval_rows
+from ..datafiles import DataFile
+from ..model import StudyAnalysis
+from ..stats.intervals import ALPHA
+from ..stats.seats import seat_figures
+from ..words import pts_ci
+from . import GameSection
 
 __all__ = ["BUILTIN_TILES", "SECTION", "SEAT_METRICS", "seat_metrics", "tile_sets"]
 

@@ -15,12 +15,12 @@ from __future__ import annotations
 
 import polars as pl
 
-from .content import Block, Interval, Section, Table, TableCell, Text, interval_rows
-from .datafiles import DataFile
-from .games import GameSection
-from .model import StudyAnalysis
-from .stats.intervals import ALPHA, Estimate, wilson
-from .stats.seats import seat_figures
+from ..content import Block, Interval, Section, Table, TableCell, Text, interval_rows
+from ..datafiles import DataFile
+from ..model import StudyAnalysis
+from ..stats.intervals import ALPHA, Estimate, wilson
+from ..stats.seats import seat_figures
+from . import GameSection
 
 __all__ = ["BUILTIN_MAP", "END_REASONS", "SECTION", "SEAT_METRICS", "end_reasons", "maps", "seat_metrics"]
 

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import polars as pl
 
-from .content import Block, Section, Table, Text, interval_rows
-from .games import GameSection
-from .model import StudyAnalysis
-from .stats.intervals import ALPHA
-from .stats.seats import seat_figures
-from .switches import switch_sections
+from ..content import Block, Section, Table, Text, interval_rows
+from ..model import StudyAnalysis
+from ..stats.intervals import ALPHA
+from ..stats.seats import seat_figures
+from ..switches import switch_sections
+from . import GameSection
 
 __all__ = ["END_REASONS", "SECTION", "SEAT_METRICS", "derived", "seat_metrics"]
 

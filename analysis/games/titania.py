@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import polars as pl
 
-from .content import Block, Section, Table, Text, interval_rows
-from .datafiles import DataFile
-from .games import GameSection
-from .model import StudyAnalysis
-from .stats.intervals import ALPHA
-from .stats.seats import seat_figures
-from .switches import switch_sections
+from ..content import Block, Section, Table, Text, interval_rows
+from ..datafiles import DataFile
+from ..model import StudyAnalysis
+from ..stats.intervals import ALPHA
+from ..stats.seats import seat_figures
+from ..switches import switch_sections
+from . import GameSection
 
 __all__ = [
     "BUILTIN_BOARD",
