@@ -89,13 +89,22 @@ def earlier(settings: dict) -> dict:
     return old.get("games_tuned", {}) if same else {}
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--games", type=int, default=80, help="paired games per candidate (default 80)")
-    ap.add_argument("--iters", type=int, default=200, help="MCTS iterations per decision (default 200)")
+def tuning_args(doc: str | None, games: int, seed: int) -> argparse.ArgumentParser:
+    """The options every tuning script takes: paired games per candidate, baseline iterations,
+    workers, seed and the games to tune."""
+    ap = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--games", type=int, default=games, help=f"paired games per candidate (default {games})")
+    ap.add_argument(
+        "--iters", type=int, default=200, help="baseline MCTS iterations per decision (default 200)"
+    )
     ap.add_argument("--workers", type=int, default=2)
-    ap.add_argument("--seed", type=int, default=31)
+    ap.add_argument("--seed", type=int, default=seed)
     ap.add_argument("--only", nargs="*", default=GAMES, choices=GAMES, help="games to tune (default all)")
+    return ap
+
+
+def main() -> None:
+    ap = tuning_args(__doc__, games=80, seed=31)
     ap.add_argument("--confirm", action="store_true", help="confirm the screened candidates (see above)")
     ap.add_argument("--confirm-games", type=int, default=240, help="confirmation games (default 240)")
     args = ap.parse_args()

@@ -28,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from common import write  # noqa: E402
 from equal_time import calibrate, mcts_spec  # noqa: E402
 from mcts_strength import interval, match  # noqa: E402
-from tune_mcts import BASE, GAMES  # noqa: E402
+from tune_mcts import BASE, tuning_args  # noqa: E402
 
 # Each game's MCTS_DEFAULTS at mcts version 4 (the baseline of this study).
 VERSION_4 = {
@@ -72,12 +72,7 @@ def tune(pool: ProcessPoolExecutor, game: str, args: argparse.Namespace) -> dict
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--iters", type=int, default=200, help="baseline iterations (default 200)")
-    ap.add_argument("--games", type=int, default=160, help="paired games per candidate (default 160)")
-    ap.add_argument("--workers", type=int, default=2)
-    ap.add_argument("--seed", type=int, default=37)
-    ap.add_argument("--only", nargs="*", default=GAMES, choices=GAMES, help="games to tune (default all)")
+    ap = tuning_args(__doc__, games=160, seed=37)
     args = ap.parse_args()
     t0 = time.perf_counter()
     with ProcessPoolExecutor(args.workers) as pool:

@@ -26,7 +26,7 @@ import math
 import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
 import statsmodels.api as sm
@@ -94,16 +94,7 @@ def slope_from_units(
     if np.all(y == y[0]):
         return Slope(0.0, 0.0, 0.0, 1 - alpha, len(values), "no variation")
     fit = sm.OLS(y, sm.add_constant(x)).fit(cov_type="cluster", cov_kwds={"groups": g}, use_t=True)
-    lo, hi = fit.conf_int(alpha=alpha)[1]
-    return Slope(
-        float(fit.params[1]),
-        float(lo),
-        float(hi),
-        1 - alpha,
-        len(values),
-        "OLS, cluster-robust by deal",
-        float(fit.params[0]),
-    )
+    return _slope_of(fit, alpha, len(values), "OLS, cluster-robust by deal")
 
 
 def slope_from_points(
@@ -115,16 +106,13 @@ def slope_from_points(
     if ok.sum() < 2 or len(set(x[ok])) < 2:
         return Slope(float("nan"), float("nan"), float("nan"), 1 - alpha, int(ok.sum()), "too few rungs")
     fit = sm.WLS(y[ok], sm.add_constant(x[ok]), weights=1 / s[ok] ** 2).fit(cov_type="fixed scale")
+    return _slope_of(fit, alpha, int(ok.sum()), "WLS of rung estimates")
+
+
+def _slope_of(fit: Any, alpha: float, rungs: int, method: str) -> Slope:
+    """The slope of a fitted straight line in Elo (a statsmodels result) with its interval."""
     lo, hi = fit.conf_int(alpha=alpha)[1]
-    return Slope(
-        float(fit.params[1]),
-        float(lo),
-        float(hi),
-        1 - alpha,
-        int(ok.sum()),
-        "WLS of rung estimates",
-        float(fit.params[0]),
-    )
+    return Slope(float(fit.params[1]), float(lo), float(hi), 1 - alpha, rungs, method, float(fit.params[0]))
 
 
 def trend_status(adjacent: tuple[float, float], slope: Slope, step: float, threshold: float) -> Status:
