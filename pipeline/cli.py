@@ -15,7 +15,7 @@ import sys
 import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import NoReturn, TypeVar
+from typing import Any, NoReturn, TypeVar
 
 from . import study as study_mod
 from .cluster import CONNECT_TIMEOUT_S, TCP_TIMEOUT_S
@@ -100,6 +100,13 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action=_Version)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
+    for add in (_add_run, _add_studies, _add_replay, _add_report, _add_strength):
+        add(sub)
+    return parser
+
+
+def _add_run(sub: Any) -> None:
+    """``balancelab run``: its options."""
     run = sub.add_parser(
         "run",
         help="run a study (a TOML file or a built-in name) into a directory; resumable",
@@ -171,12 +178,18 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--quiet", action="store_true", help="print only errors (implies --no-progress)")
     run.set_defaults(func=cmd_run)
 
+
+def _add_studies(sub: Any) -> None:
+    """``balancelab studies``."""
     studies = sub.add_parser(
         "studies", help="list the built-in studies", description="List the built-in studies."
     )
     studies.add_argument("--show", metavar="NAME", help="print the TOML of one built-in study")
     studies.set_defaults(func=cmd_studies)
 
+
+def _add_replay(sub: Any) -> None:
+    """``balancelab replay``: one game's event log."""
     replay = sub.add_parser(
         "replay",
         usage="%(prog)s (GAME --seed SEED | --run DIR --cell ID) --game-index I [options]",
@@ -207,6 +220,9 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_argument("--json", action="store_true", help="print the raw JSON event log")
     replay.set_defaults(func=cmd_replay)
 
+
+def _add_report(sub: Any) -> None:
+    """``balancelab report``."""
     report = sub.add_parser(
         "report",
         help="write the HTML report of a run",
@@ -226,6 +242,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     report.set_defaults(func=cmd_report)
 
+
+def _add_strength(sub: Any) -> None:
+    """``balancelab strength``."""
     strength = sub.add_parser(
         "strength",
         help="rate the agents of head-to-head runs (win shares, Bradley–Terry Elo ladder)",
@@ -240,7 +259,6 @@ def build_parser() -> argparse.ArgumentParser:
     )
     strength.add_argument("--anchor", help="agent fixed at Elo 0 (default: greedy if present)")
     strength.set_defaults(func=cmd_strength)
-    return parser
 
 
 #: Longest error line printed (a message quoting a huge input is cut).
