@@ -36,7 +36,7 @@ def searched_decisions(game: str, agents: list[str], seed: int, games: int, who:
     total = 0
     for g in range(games):
         log = rust_core.replay(game, {}, agents, seed, g)
-        actions = [e for e in log["events"] if e["event"] == "action" and e["player"] == who]
+        actions = [e for e in log["events"] if e["event"] == "action" and e.get("player", e.get("position")) == who]
         total += sum(1 for e in actions if e.get("options", 0) > 1)
     return total
 

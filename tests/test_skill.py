@@ -364,6 +364,7 @@ def test_elo_check_and_trend_in_a_ladder_run_with_a_non_neighbour_match(tmp_path
     run = write_run(tmp_path / "run", name="coin-3", game="coin", cells=cells, pair_seats=True, batch=2000)
     manifest = json.loads((run / "manifest.json").read_text())
     manifest["study"]["ladder"] = rungs
+    manifest["checksum"] = rundir.manifest.checksum(manifest)
     (run / "manifest.json").write_text(json.dumps(manifest))
     s = analysis.analyse(run)
     assert s.checks == {"p2-random_v_mcts"} and s.steps == {"p2-random_v_greedy", "p2-greedy_v_mcts"}
