@@ -30,13 +30,19 @@ from common import best_rate, write  # noqa: E402
 import rust_core  # noqa: E402
 
 
+def _who(event: dict) -> int:
+    """The acting player of an action event (a game's own log may name only the position, which
+    is the player without seat pairing)."""
+    return event.get("player", event.get("position"))
+
+
 def searched_decisions(game: str, agents: list[str], seed: int, games: int, who: int) -> int:
     """Decisions of player `who` that had more than one legal action (the searched ones),
     read from the replay logs of the same games."""
     total = 0
     for g in range(games):
         log = rust_core.replay(game, {}, agents, seed, g)
-        actions = [e for e in log["events"] if e["event"] == "action" and e.get("player", e.get("position")) == who]
+        actions = [e for e in log["events"] if e["event"] == "action" and _who(e) == who]
         total += sum(1 for e in actions if e.get("options", 0) > 1)
     return total
 
