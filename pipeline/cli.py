@@ -278,14 +278,10 @@ def fail(message: str) -> int:
 def write_report(
     run_dir: Path, out_dir: Path | None, quiet: bool = False, allow_partial: bool = False
 ) -> int:
+    from analysis.load import DuplicateKeys
+    from analysis.report import write_report as _write_report
     from rundir import IncompleteRun, RunFormatError, read_manifest, verify_run
 
-    try:
-        from analysis.load import DuplicateKeys
-        from analysis.report import write_report as _write_report
-    except ImportError:
-        print("note: analysis.report is not available yet; no report written", file=sys.stderr)
-        return 0
     target = out_dir or run_dir / "report"
     try:
         read_manifest(run_dir)  # a damaged or foreign manifest: one line, before saying anything
