@@ -15,8 +15,6 @@ pub mod games;
 pub mod options;
 pub mod registry;
 pub mod rng;
-#[cfg(test)]
-pub mod screen;
 
 #[cfg(feature = "python")]
 mod py;

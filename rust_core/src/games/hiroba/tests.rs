@@ -898,13 +898,3 @@ fn invariants_hold_in_random_play() {
         assert!(passes > 0 && out_stones > 0, "the run reaches passing");
     }
 }
-
-/// The start-player screen of every switch (greedy, 2 players, paired seats; see
-/// `crate::screen`): `cargo test --release --lib start_player_by_switch -- --ignored --nocapture`.
-#[test]
-#[ignore]
-fn hiroba_start_player_by_switch() {
-    let lines = crate::screen::start_player_screen::<Hiroba>(2, crate::screen::games_from_env(), 28);
-    crate::screen::print_screen("hiroba", 2, &lines);
-    assert!(lines.len() >= 6);
-}

@@ -1134,13 +1134,3 @@ fn every_event_names_players_by_position_and_the_setup_names_the_map() {
     }
     assert!(kinds.len() >= 8, "{kinds:?}");
 }
-
-/// The start-player screen of every switch (greedy, 3 players, paired seats; see
-/// `crate::screen`): `cargo test --release --lib start_player_by_switch -- --ignored --nocapture`.
-#[test]
-#[ignore]
-fn maharaja_start_player_by_switch() {
-    let lines = crate::screen::start_player_screen::<Maharaja>(3, crate::screen::games_from_env(), 28);
-    crate::screen::print_screen("maharaja", 3, &lines);
-    assert!(lines.len() >= 6);
-}
