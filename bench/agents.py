@@ -31,9 +31,8 @@ import rust_core  # noqa: E402
 
 
 def _who(event: dict) -> int:
-    """The acting player of an action event (a game's own log may name only the position, which
-    is the player without seat pairing)."""
-    return event.get("player", event.get("position"))
+    """The agent (player index) of one of the batch runner's action events."""
+    return int(event["player"])
 
 
 def searched_decisions(game: str, agents: list[str], seed: int, games: int, who: int) -> int:

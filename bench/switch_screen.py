@@ -80,7 +80,7 @@ def screen(game: str, n: int, deals: int) -> list[dict[str, Any]]:
         per_deal = seat0_per_deal(rows)
         base = per_deal if base is None else base
         diff = mean_ci(per_deal - base)
-        capped = int(rows.filter(pl.col("end_reason") == 1).height // n) if game == "titania" else 0
+        capped = rows.filter(pl.col("capped") == 1)["game_index"].n_unique()
         out.append(
             {
                 "players": n,
@@ -90,7 +90,7 @@ def screen(game: str, n: int, deals: int) -> list[dict[str, Any]]:
                 "advantage": [adv.estimate, adv.lo, adv.hi],
                 "change": [diff.estimate, diff.lo, diff.hi],
                 "deals": deals,
-                "turn_cap_games": capped,
+                "capped_games": capped,
                 "cpu_s": round(time.process_time() - t0, 2),
             }
         )

@@ -30,6 +30,7 @@ COMMON = [
     "rank",
     "win",
     "turns",
+    "capped",
 ]
 METRICS = [
     "gardens_won",

@@ -40,7 +40,7 @@ README = pathlib.Path(__file__).resolve().parents[1] / "README.md"
 def test_simulate_has_the_documented_columns():
     batch = rust_core.simulate("maharaja", {}, ["greedy", "random", "random"], seed=2, start=0, count=6)
     names = batch.schema.names
-    assert names[names.index("turns") + 1 :] == METRICS
+    assert names[names.index("turns") + 1 :] == ["capped", *METRICS]
     assert [c["name"] for c in rust_core.metric_columns("maharaja")] == METRICS
     documented = README.read_text()
     for name in METRICS[:14]:
@@ -50,6 +50,7 @@ def test_simulate_has_the_documented_columns():
     for i in range(batch.num_rows):
         assert t["score"][i] == t["palaces_built"][i] <= 7
         assert t["end_reason"][i] in (1, 2, 3) and t["rounds"][i] == t["turns"][i]
+        assert t["capped"][i] == int(t["end_reason"][i] == 3), "the round limit is the safety net"
         assert 1 <= t["first_character"][i] <= 6 and t["characters_held"][i] == 1
         rounds = [t[f"city_{k}_round"][i] for k in range(1, 8)]
         scored = sorted(r for r in rounds if r is not None)
@@ -79,13 +80,14 @@ def test_replay_shows_wheels_travel_builds_and_scorings():
     assert all(len(e["wheel"]) == 2 for e in shown) and len(shown) == 3 * len(rounds)
     # rule events name players by turn-order position, never by agent index
     assert log["events"][0]["map"] == "built-in" and log["events"][0]["variant"]["gold"] == "hidden"
-    assert all("player" not in e for e in log["events"] if e["event"] != "action" or "by" in e)
+    assert all("player" not in e for e in log["events"] if e["event"] != "action")
+    assert all("options" in e for e in log["events"] if e["event"] == "action"), "only the runner's actions"
     assert sorted({e["position"] for e in shown}) == [0, 1, 2]
     assert "travel" in events and "game_end" in events
     text = format_log(log)
     assert "\\u" not in text
     assert re.search(r"turn: .*wheel=\[", text) and re.search(r"travel: .*route=\[", text)
-    assert re.search(r"scoring: city=\"\w+\" .*ranking=", text)
+    assert re.search(r"scoring: city=\"\w+\" .*ranking_positions=", text)
 
 
 def test_default_map_is_packaged_and_valid():

@@ -48,6 +48,7 @@ def test_simulate_columns_one_row_per_player_per_game() -> None:
         "rank",
         "win",
         "turns",
+        "capped",
         "start_money_cards",
         "start_money_value",
         "score_1",

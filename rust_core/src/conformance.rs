@@ -247,10 +247,12 @@ fn batches_and_replays<G: Engine>() {
         for index in [0u64, 5] {
             let log = batch::replay::<G>(&crate::batch::BatchSpec::new(&json!({}), &files, &agents, 9, pair), index)
                 .expect("replay");
+            check_positions(&log, G::NAME);
             for row in log["result"].as_array().expect("rows") {
                 let i = (0..whole.game_index.len())
                     .find(|&i| whole.game_index[i] == index as i64 && whole.player[i] as u64 == row["player"])
                     .expect("the replayed game is in the batch");
+                assert_eq!(log["capped"], json!(whole.capped[i] == 1), "{}: replay != simulate (capped)", G::NAME);
                 assert_eq!(row["score"], json!(whole.score[i]), "{}: replay != simulate", G::NAME);
                 assert_eq!(row["rank"], json!(whole.rank[i]), "{}: replay != simulate", G::NAME);
                 assert_eq!(row["win"], json!(whole.win[i]), "{}: replay != simulate", G::NAME);
@@ -258,6 +260,44 @@ fn batches_and_replays<G: Engine>() {
                     assert_eq!(row[spec.name], json!(col[i]), "{}: replay != simulate ({})", G::NAME, spec.name);
                 }
             }
+        }
+    }
+}
+
+/// Keys that would name a player in a rule event other than by its position.
+const NOT_POSITION: [&str; 7] = ["player", "seat", "winner", "winners", "start_player", "ranking", "winner_seat"];
+
+/// Every player reference in the rule events of a replay log is a position (see the README's
+/// replay section): a key `position` or ending `_position` holds a position (or null), one
+/// ending `_positions` a list of positions; no rule event says `player` (the agent index, which
+/// only `action` events and the result rows carry, beside the position).
+fn check_positions(log: &Value, game: &str) {
+    let n = log["result"].as_array().expect("rows").len() as u64;
+    fn walk(v: &Value, n: u64, ctx: &str) {
+        match v {
+            Value::Object(map) => {
+                for (k, x) in map {
+                    assert!(!NOT_POSITION.contains(&k.as_str()), "{ctx}: key {k:?} names a player: use position");
+                    if k == "position" || k.ends_with("_position") {
+                        assert!(x.is_null() || x.as_u64().is_some_and(|q| q < n), "{ctx}: {k} = {x} is no position");
+                    }
+                    if k == "positions" || k.ends_with("_positions") {
+                        let ok = x.as_array().is_some_and(|a| a.iter().all(|q| q.as_u64().is_some_and(|q| q < n)));
+                        assert!(ok, "{ctx}: {k} = {x} is no list of positions");
+                    }
+                    walk(x, n, ctx);
+                }
+            }
+            Value::Array(items) => items.iter().for_each(|x| walk(x, n, ctx)),
+            _ => {}
+        }
+    }
+    for e in log["events"].as_array().expect("events") {
+        if e["event"] == "action" {
+            assert!(e["position"].as_u64().is_some_and(|q| q < n), "{game}: action without a position");
+            walk(&e["action"], n, &format!("{game} action"));
+        } else {
+            walk(e, n, &format!("{game} {} event", e["event"]));
         }
     }
 }

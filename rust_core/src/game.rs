@@ -148,6 +148,12 @@ pub trait Game: Clone + Send + Sync + 'static {
     fn seat(&self, player: usize) -> usize;
     /// Completed turns (or rounds) in the game so far.
     fn turns(&self) -> u32;
+    /// True when the engine's safety net (a turn or round cap that the rules do not have), not
+    /// the rules, ended the game: it is scored as it stood and is not a normal game. The batch
+    /// runner writes it as the `capped` column and in the replay log. Default: never.
+    fn capped(&self) -> bool {
+        false
+    }
 
     /// A state drawn from what `observer` may know: everything hidden from them (future
     /// chance events, other players' secrets, other players' pending simultaneous choices)

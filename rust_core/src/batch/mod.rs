@@ -26,6 +26,8 @@ pub struct Columns {
     pub rank: Vec<i32>,
     pub win: Vec<f64>,
     pub turns: Vec<i32>,
+    /// 1 if the engine's safety net ended the game ([`crate::game::Game::capped`]), else 0.
+    pub capped: Vec<i32>,
     pub metric_specs: Vec<MetricSpec>,
     /// One column per metric spec.
     pub metrics: Vec<Vec<Option<i64>>>,
@@ -185,6 +187,7 @@ pub fn simulate<G: Engine>(spec: &BatchSpec, start: u64, count: u64) -> Result<C
             c.rank.push(ranks[q] as i32);
             c.win.push(wins[q]);
             c.turns.push(state.turns() as i32);
+            c.capped.push(i32::from(state.capped()));
             buf.clear();
             state.metrics(q, &mut buf);
             for (col, v) in c.metrics.iter_mut().zip(&buf) {
@@ -240,7 +243,7 @@ pub fn replay<G: Engine>(spec: &BatchSpec, index: u64) -> Result<Value> {
         .collect();
     Ok(json!({
         "game": G::NAME, "rules_version": G::RULES_VERSION, "seed": seed, "game_index": index,
-        "deal_index": deal_index, "agents": agents, "turns": state.turns(),
+        "deal_index": deal_index, "agents": agents, "turns": state.turns(), "capped": state.capped(),
         "events": events, "result": players,
     }))
 }

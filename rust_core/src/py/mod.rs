@@ -147,6 +147,12 @@ fn to_batch(game: &str, c: Columns) -> Result<RecordBatch, arrow_schema::ArrowEr
         field("rank", DataType::Int32, false, "1 = best, ties share"),
         field("win", DataType::Float64, false, "1/k for a k-way tie for first, else 0"),
         field("turns", DataType::Int32, false, "completed turns in the game"),
+        field(
+            "capped",
+            DataType::Int32,
+            false,
+            "1 if the engine's safety net (a turn or round cap), not the rules, ended the game: scored as it stood",
+        ),
     ];
     let mut cols: Vec<ArrayRef> = vec![
         Arc::new(StringArray::from(vec![game; rows])),
@@ -160,6 +166,7 @@ fn to_batch(game: &str, c: Columns) -> Result<RecordBatch, arrow_schema::ArrowEr
         Arc::new(Int32Array::from(c.rank)),
         Arc::new(Float64Array::from(c.win)),
         Arc::new(Int32Array::from(c.turns)),
+        Arc::new(Int32Array::from(c.capped)),
     ];
     for (spec, values) in c.metric_specs.iter().zip(c.metrics) {
         fields.push(field(spec.name, DataType::Int64, spec.nullable, spec.description));

@@ -92,7 +92,7 @@ impl Record for Alhambra {
     fn enable_log(&mut self) {
         let setup = json!({
             "event": "setup",
-            "start_player": self.start,
+            "start_position": self.start,
             "market": self.market.iter().map(|&t| tile_json(t)).collect::<Vec<_>>(),
             "display": self.display[..self.display_len as usize].iter().map(|&c| card_json(c)).collect::<Vec<_>>(),
             "hands": self.players.iter().map(|p| p.hand_cards().map(card_json).collect::<Vec<_>>()).collect::<Vec<_>>(),

@@ -137,6 +137,8 @@ pub struct Alhambra {
     /// Scorings in which Dirk held (shared) first place, per kind.
     pub dirk_firsts: [u8; N_KINDS],
     pub turns: u32,
+    /// The game ended by the [`MAX_TURNS`] safety net, not by the rules.
+    pub capped: bool,
     /// Redesigns since the last money taken or tile bought (public; the greedy evaluation
     /// makes further redesigns dearer so that redesign wars end).
     pub redesigns_in_a_row: u32,
@@ -388,7 +390,8 @@ impl Alhambra {
             return self.end_game("no player can act");
         }
         if self.turns >= MAX_TURNS {
-            return self.end_game("turn limit");
+            self.capped = true;
+            return self.end_game("turn_cap");
         }
         self.current = (self.current + 1) % self.n;
         self.phase = Phase::Act;
@@ -652,6 +655,7 @@ impl Game for Alhambra {
             dirk_firsts: [0; N_KINDS],
             walls_scored: [0; MAX_PLAYERS],
             turns: 0,
+            capped: false,
             redesigns_in_a_row: 0,
             stalled: 0,
             deck_drawn: 0,
@@ -915,6 +919,9 @@ impl Game for Alhambra {
     }
     fn turns(&self) -> u32 {
         self.turns
+    }
+    fn capped(&self) -> bool {
+        self.capped
     }
     /// A state consistent with what `observer` knows: the bag order, the deck order
     /// (scoring cards stay within their piles) and, with `open_hands = false`, the

@@ -9,7 +9,7 @@ use super::state::*;
 use super::variant::parse;
 use crate::agents::random::RandomAgent;
 use crate::agents::Agent;
-use crate::game::{Evaluate, Game, View};
+use crate::game::{Evaluate, Game, Record, View};
 use crate::rng::{agent_rng, deal_rng};
 use serde_json::{json, Value};
 
@@ -645,4 +645,31 @@ fn win_estimate_follows_the_estimated_scores() {
     // Points already scored count one for one; a large lead is a near-certain win.
     g.scores[1] += 200;
     assert!(g.win_estimate().unwrap()[1] > 0.999);
+}
+
+/// Random play of `g` to its end.
+fn play_out(g: &mut Alhambra, seed: u64) {
+    let n = g.n;
+    let mut agents: Vec<RandomAgent<Alhambra>> = (0..n).map(|_| RandomAgent::default()).collect();
+    let mut rngs: Vec<_> = (0..n).map(|p| agent_rng(seed, 0, p as u64)).collect();
+    while !g.is_terminal() {
+        let q = g.current;
+        let a = agents[q].choose(&View::new(g, q), &mut rngs[q]);
+        g.apply(q, a);
+    }
+}
+
+#[test]
+fn the_turn_cap_ends_the_game_flagged() {
+    let mut g = game(3, json!({}), 5);
+    g.enable_log();
+    g.turns = MAX_TURNS - 1;
+    play_out(&mut g, 5);
+    assert!(g.capped() && g.turns == MAX_TURNS, "turns {}", g.turns);
+    let log = g.take_log();
+    let end = log.iter().find(|e| e["event"] == "game_end").expect("game_end");
+    assert_eq!(end["reason"], "turn_cap");
+    let mut g = game(3, json!({}), 5);
+    play_out(&mut g, 5);
+    assert!(!g.capped() && g.turns < MAX_TURNS, "a normal game is not capped");
 }

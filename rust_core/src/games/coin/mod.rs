@@ -147,7 +147,7 @@ impl Coin {
         let best_loser = (0..self.n).filter(|&s| s != winner).map(|s| scores[s]).max().unwrap_or(0);
         scores[winner] = best_loser + 1 + rng::below(&mut self.rng, 3) as i64;
         self.scores = scores;
-        self.push_log(json!({"event": "outcome", "tie": false, "winner_seat": winner}));
+        self.push_log(json!({"event": "outcome", "tie": false, "winner_position": winner}));
     }
 
     fn push_log(&mut self, event: Value) {

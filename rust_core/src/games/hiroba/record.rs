@@ -95,7 +95,7 @@ impl Record for Hiroba {
             .enumerate()
             .map(|(pos, pl)| {
                 json!({
-                    "position": pos + 1,
+                    "place": pos + 1,
                     "tile": pl.tile + 1,
                     "rotation_degrees": 90 * pl.rotation as u32,
                     "water": self.board.water >> pos & 1 == 1,
@@ -111,7 +111,7 @@ impl Record for Hiroba {
             "stones_on_start": if self.stones_anywhere { "anytime" } else { "after_first_pebbles" },
             "stone_turns": if self.no_stone_turns { "last_turn" } else { "kept" },
             "tiles": tiles,
-            "water_positions": (0..9).filter(|pos| self.board.water >> pos & 1 == 1).map(|p| p + 1).collect::<Vec<_>>(),
+            "water_places": (0..9).filter(|pos| self.board.water >> pos & 1 == 1).map(|p| p + 1).collect::<Vec<_>>(),
             "stones": self.players[..self.n].iter().map(|p| p.stones).collect::<Vec<_>>(),
             "gardens": self.board.layout_rows(),
             "board": self.board_rows(),

@@ -134,7 +134,7 @@ pub fn events(g: &Hiroba, o: &Outcome) -> Vec<Value> {
             (0..n).map(|p| if present >> p & 1 == 1 { json!(sums[p]) } else { Value::Null }).collect();
         ev.push(json!({
             "event": "koi", "tile": pond / 27 * 3 + pond % 9 / 3 + 1, "row": pond / 9, "col": pond % 9,
-            "sums": shown, "winners": positions(koi_winners(&sums, present)),
+            "sums": shown, "winner_positions": positions(koi_winners(&sums, present)),
         }));
     }
     for p in 0..n {
@@ -155,7 +155,7 @@ pub fn events(g: &Hiroba, o: &Outcome) -> Vec<Value> {
         let koi = o.koi_cell[gi] != NO_CELL;
         ev.push(json!({
             "event": "garden", "garden": Board::garden_label(gi), "cells": g.board.garden_size(gi),
-            "sums": &g.garden_sum[gi][..n], "winners": positions(w), "outright": w.count_ones() == 1,
+            "sums": &g.garden_sum[gi][..n], "winner_positions": positions(w), "outright": w.count_ones() == 1,
             "koi": koi, "points": if w == 0 { 0 } else { g.board.garden_size(gi) * if koi { 2 } else { 1 } },
         }));
     }

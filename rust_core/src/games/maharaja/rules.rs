@@ -607,7 +607,7 @@ impl Maharaja {
         }
         self.log_event(|g| {
             let mut e = g.op_json(p, &op);
-            e["event"] = json!("action");
+            e["event"] = json!("step");
             e["position"] = json!(p);
             e["by"] = json!(match by {
                 Source::Wheel => "wheel",
@@ -966,6 +966,10 @@ impl Game for Maharaja {
         } else {
             self.round.saturating_sub(1)
         }
+    }
+    /// The [`ROUND_LIMIT`] safety net ended the game (`end_reason` 3).
+    fn capped(&self) -> bool {
+        self.end_reason == Some(EndReason::RoundLimit)
     }
 
     /// Hidden from `observer`: the wheels of other players not yet shown. While wheels are

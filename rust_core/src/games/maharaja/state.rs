@@ -821,7 +821,7 @@ impl Maharaja {
         }
         self.log_event(|g| {
             json!({"event": "scoring", "round": g.round, "city": g.map.names[city],
-                   "points": pts[..g.n].to_vec(), "ranking": ranking,
+                   "points": pts[..g.n].to_vec(), "ranking_positions": ranking,
                    "gold_paid": pay.to_vec(), "gold": g.gold[..g.n].to_vec()})
         });
         if self.last_round {

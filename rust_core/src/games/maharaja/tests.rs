@@ -1125,7 +1125,7 @@ fn every_event_names_players_by_position_and_the_setup_names_the_map() {
     for e in &events {
         assert!(e.get("player").is_none(), "an event names a `player`: {e}");
         let kind = e["event"].as_str().unwrap();
-        if ["turn", "action", "travel", "forfeit", "pick", "refill", "start_house", "power", "bid", "auction"]
+        if ["turn", "step", "travel", "forfeit", "pick", "refill", "start_house", "power", "bid", "auction"]
             .contains(&kind)
         {
             assert!(e["position"].is_u64(), "{kind} without a position: {e}");
@@ -1133,4 +1133,39 @@ fn every_event_names_players_by_position_and_the_setup_names_the_map() {
         }
     }
     assert!(kinds.len() >= 8, "{kinds:?}");
+}
+
+#[test]
+fn the_round_limit_ends_the_game_capped() {
+    let mut g = three();
+    g.enable_log();
+    assert!(!g.capped());
+    g.round = ROUND_LIMIT;
+    let (mut rng, mut buf) = (crate::rng::agent_rng(7, 0, 0), Vec::new());
+    while !g.is_over() {
+        let p = g.acting().trailing_zeros() as usize;
+        let a = random_action(&g, p, &mut rng, &mut buf);
+        g.apply(p, a);
+    }
+    assert!(g.capped() && g.end_reason == Some(EndReason::RoundLimit), "{:?}", g.end_reason);
+    let mut row = Vec::new();
+    g.metrics(0, &mut row);
+    let at = Maharaja::metric_specs().iter().position(|m| m.name == "end_reason").unwrap();
+    assert_eq!(row[at], Some(3), "end_reason 3: the round limit");
+    let log = g.take_log();
+    let end = log.iter().find(|e| e["event"] == "game_end").expect("game_end");
+    assert_eq!(end["reason"], "round_limit");
+}
+
+#[test]
+fn a_game_ended_by_the_rules_is_not_capped() {
+    let mut g = three();
+    let (mut rng, mut buf) = (crate::rng::agent_rng(7, 0, 0), Vec::new());
+    while !g.is_over() {
+        let p = g.acting().trailing_zeros() as usize;
+        let a = random_action(&g, p, &mut rng, &mut buf);
+        g.apply(p, a);
+    }
+    assert_ne!(g.end_reason, Some(EndReason::RoundLimit));
+    assert!(!g.capped());
 }

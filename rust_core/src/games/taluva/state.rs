@@ -448,7 +448,7 @@ impl Taluva {
             let players: Vec<Value> = (0..self.n).map(|p| self.player_json(p)).collect();
             if let Some(log) = &mut self.log {
                 log.push(json!({"event": "game_end", "reason": reason.name(),
-                                "winner": (winner != NOBODY as usize).then_some(winner),
+                                "winner_position": (winner != NOBODY as usize).then_some(winner),
                                 "tiles_used": self.drawn, "players": players, "ranking_keys": scores}));
                 log.push(json!({"event": "map", "legend": MAP_LEGEND, "rows": rows}));
             }

@@ -1139,6 +1139,9 @@ impl Game for Titania {
     fn turns(&self) -> u32 {
         self.turns
     }
+    fn capped(&self) -> bool {
+        self.capped
+    }
     fn determinize(&self, observer: usize, rng: &mut Rng) -> Self {
         super::hidden::determinize(self, observer, rng)
     }
