@@ -30,6 +30,7 @@ from .games import section
 from .ladder_findings import ladder_findings
 from .model import CellInfo, StudyAnalysis
 from .stats.practical import direction
+from .switches import switch_findings
 from .words import p_value, pct, pts, pts_ci
 
 __all__ = ["scope", "threshold_words", "verdict"]
@@ -234,7 +235,7 @@ def verdict(s: StudyAnalysis) -> list[Finding]:
     rungs = {p.cell for m in s.ladder.metrics for p in m.points} if s.ladder is not None else set()
     game = section(s.game)
     own = game.findings(s) if game.findings is not None else []
-    out = ladder_findings(s) + [f for f in own if f.lead]
+    out = ladder_findings(s) + [f for f in own if f.lead] + switch_findings(s)
     skills = [
         [c for c in g if c.id not in rungs]
         for g in _groups(s, lambda c: c.question)

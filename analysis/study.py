@@ -20,8 +20,9 @@ from .stats.compare import compare_cells
 from .stats.outcomes import game_length, game_table, margin, score_by_seat, tie_share
 from .stats.practical import DEFAULT_THRESHOLD, classify
 from .stats.seats import equal_seats_test, n_players_of, seat_win_rates, start_advantage
+from .switches import switch_pairs
 
-__all__ = ["StudyAnalysis", "analyse", "practical_threshold"]
+__all__ = ["StudyAnalysis", "analyse", "capped_games", "practical_threshold"]
 
 
 def practical_threshold(manifest: dict[str, Any], override: float | None = None) -> tuple[float, str]:
@@ -92,7 +93,28 @@ def _outcome_row(r: pl.DataFrame, meta: dict[str, Any], paired: bool) -> dict[st
         "tie_share": ties.estimate,
         "tie_lo": ties.lo,
         "tie_hi": ties.hi,
+        "capped": capped_games(r),
     }
+
+
+def capped_games(rows: pl.DataFrame) -> int | None:
+    """Games among ``rows`` (one row per player per game) that the engine's safety net ended (the
+    ``capped`` column: a turn or round cap the rules do not have; scored as they stood, not normal
+    games); None for data from before the column."""
+    if "capped" not in rows.columns:
+        return None
+    return int(rows.filter(pl.col("capped") == 1)["game_index"].n_unique())
+
+
+def _capped_warning(outcomes: list[dict[str, Any]]) -> list[str]:
+    """One warning naming every cell with games ended by an engine's safety net."""
+    hit = [f"{r['label']}: {r['capped']:,} of {r['games']:,}" for r in outcomes if r.get("capped")]
+    if not hit:
+        return []
+    return [
+        "Games ended by the engine's safety net (a turn or round cap, not the rules), scored as they "
+        f"stood and included in every figure: {'; '.join(hit)}."
+    ]
 
 
 def analyse(
@@ -135,10 +157,11 @@ def analyse(
         adv.append(rec)
         warnings += [warning] if warning and cid not in steps else []
         scores.append(score_by_seat(r, paired=paired).with_columns(**lit))
-        outcomes.append(_outcome_row(r, meta, paired))
+        outcomes.append({**_outcome_row(r, meta, paired), "games": rec["games"]})
         if game.tables is not None:
             for name, table in game.tables(r, paired).items():
                 extra.setdefault(name, []).append(table.with_columns(**lit))
+    warnings += _capped_warning(outcomes)
     names = {c.id: c.name for c in cell_infos(cells)}
     balance_rows = {k: v for k, v in rows.items() if k not in steps}
     comparisons = compare_cells(
@@ -176,10 +199,15 @@ def analyse(
 def _pairs(
     cells: list[dict[str, Any]], rows: dict[str, pl.DataFrame], ladder: list[str]
 ) -> list[tuple[str, str]]:
-    """Pairs of cells to compare: equal player counts, except two self-play rungs of one skill
-    ladder answering the same question (the ladder tests those by its trend against Elo)."""
-    info = {c.id: c for c in cell_infos(cells) if c.id in rows}
+    """Pairs of cells to compare: in a switch study each switched cell against its defaults cell
+    (:func:`analysis.switches.switch_pairs`); otherwise equal player counts, except two self-play
+    rungs of one skill ladder answering the same question (the ladder tests those by its trend
+    against Elo)."""
     ids = list(rows)
+    switched = switch_pairs(cells, ids)
+    if switched is not None:
+        return switched
+    info = {c.id: c for c in cell_infos(cells) if c.id in rows}
 
     def rung(c: CellInfo) -> bool:
         return len(set(c.agents)) == 1 and c.agents[0] in ladder

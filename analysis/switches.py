@@ -1,11 +1,25 @@
-"""Rule switches ranked by their effect on the start-player advantage.
+"""Rule switches ranked by their effect on the start-player advantage (any game).
 
-In a study whose cells include the defaults and cells that change one variant option each (the
-built-in ``taluva-switches`` and ``titania-switches``), each such cell is compared with the
-defaults cell of the same player count and line-up: the change of the start-player win rate with
-its 95% interval and the verdict against the study's practical threshold, both from the generic
-Holm-corrected cell comparisons (:func:`analysis.stats.compare.compare_cells`). Rows are ranked
-by the size of the change. Game modules add :func:`switch_sections` to their ``sections``.
+A *switch study* has, per player count and line-up, a defaults cell (a variant without options)
+and cells that each change one variant option against it (the built-in ``<game>-switches``
+studies). Each such cell is compared with its defaults cell, and only with it: every cell plays
+the same deals (a deal depends only on the study's seed and its index), so the change of the
+start-player win rate is a *paired* difference over the deals both cells played, with its
+Student-t interval at the simultaneous level 1 − 0.05/m (Bonferroni over the m switched cells
+of the study) and its class against the study's practical threshold. (The generic comparisons
+of the report, :func:`analysis.stats.compare.compare_cells`, treat cells as independent; for a
+switch study their family is the same pairs, :func:`switch_pairs`, and their intervals wider.)
+
+API (what the report and other readers, e.g. an atlas, call; all take a
+:class:`~analysis.model.StudyAnalysis` from :func:`analysis.analyse`):
+
+- :func:`switch_changes` — the table, one row per switched cell, ranked by the size of the change;
+- :func:`switch_findings` — the verdict sentences: per player count and line-up, which switches
+  move the advantage beyond the threshold, which stay within it, which are undetermined;
+- :func:`switch_sections` — the report section (a ranked table).
+
+The report adds the findings and the section for every study that has switch cells; game
+modules add nothing.
 """
 
 from __future__ import annotations
@@ -13,73 +27,172 @@ from __future__ import annotations
 from typing import Any
 
 import polars as pl
+from statsmodels.stats.weightstats import DescrStatsW
 
-from .content import Block, Interval, Section, Table, Text
-from .model import CellInfo, StudyAnalysis
+from .content import Block, Finding, Interval, Section, Table, Text
+from .model import CellInfo, StudyAnalysis, cell_infos
+from .stats.intervals import ALPHA, Estimate, mean_ci, unit_means
+from .stats.practical import classify
+from .words import pts, pts_ci
 
-__all__ = ["switch_changes", "switch_sections"]
+__all__ = ["MOVES", "switch_changes", "switch_findings", "switch_pairs", "switch_sections"]
+
+#: The change's practical class read as whether the switch moves the advantage.
+MOVES = {
+    "matters": "beyond",
+    "fair": "within",
+    "negligible": "within",
+    "measurable": "undetermined",
+    "unsettled": "undetermined",
+}
 
 
 def _switch(base: CellInfo, cell: CellInfo) -> tuple[str, Any] | None:
-    """The one option ``cell`` sets differently from ``base`` (None if not exactly one)."""
+    """The one option ``cell`` sets differently from ``base`` (None if not exactly one, or if the
+    two differ in players or line-up)."""
+    if cell.n_players != base.n_players or cell.agents != base.agents:
+        return None
     keys = set(base.variant) | set(cell.variant)
     diff = [k for k in sorted(keys) if base.variant.get(k) != cell.variant.get(k)]
-    if len(diff) != 1 or cell.n_players != base.n_players or cell.agents != base.agents:
+    if len(diff) != 1:
         return None
     return diff[0], cell.variant.get(diff[0])
 
 
-def switch_changes(s: StudyAnalysis) -> pl.DataFrame:
-    """Per player count and line-up, each one-switch cell against the defaults cell (variant
-    without options): ``n_players``, ``agents``, ``option``, ``value``, ``cell``, ``diff``, ``lo``,
-    ``hi`` (change of the start-player win rate), ``finding``; ranked by ``|diff|``."""
-    comp = s.comparisons.filter(pl.col("metric") == "start_advantage") if s.comparisons.height else None
-    recs: list[dict[str, Any]] = []
-    for base in (c for c in s.balance if not c.variant):
-        for cell in s.balance:
+def _neighbours(cells: list[CellInfo]) -> list[tuple[CellInfo, CellInfo, tuple[str, Any]]]:
+    """(defaults cell, switched cell, (option, value)) for every one-switch neighbour of a
+    defaults cell."""
+    out = []
+    for base in (c for c in cells if not c.variant):
+        for cell in cells:
             sw = _switch(base, cell)
-            if sw is None or comp is None:
-                continue
-            pair = comp.filter(
-                ((pl.col("cell_a") == base.id) & (pl.col("cell_b") == cell.id))
-                | ((pl.col("cell_a") == cell.id) & (pl.col("cell_b") == base.id))
-            )
-            if not pair.height:
-                continue
-            r = pair.row(0, named=True)
-            sign = 1.0 if r["cell_a"] == base.id else -1.0
-            lo, hi = sorted((sign * r["lo"], sign * r["hi"]))
-            recs.append(
-                {
-                    "n_players": base.n_players,
-                    "agents": base.lineup,
-                    "option": sw[0],
-                    "value": str(sw[1]),
-                    "cell": cell.id,
-                    "diff": sign * r["diff"],
-                    "lo": lo,
-                    "hi": hi,
-                    "finding": r["finding"],
-                }
-            )
-    if not recs:
+            if sw is not None:
+                out.append((base, cell, sw))
+    return out
+
+
+def switch_pairs(cells: list[dict[str, Any]], ids: list[str]) -> list[tuple[str, str]] | None:
+    """The comparison family of a switch study: each switched cell against its defaults cell.
+    None unless the study is one: every cell among ``ids`` is a defaults cell or one switch away
+    from the defaults cell of its player count and line-up, and at least two switched cells."""
+    info = [c for c in cell_infos(cells) if c.id in ids]
+    pairs = [(base.id, cell.id) for base, cell, _ in _neighbours(info)]
+    covered = {b for b, _ in pairs} | {c for _, c in pairs}
+    if len(pairs) < 2 or covered != {c.id for c in info}:
+        return None
+    return pairs
+
+
+def _seat0_by_unit(rows: pl.DataFrame, paired: bool) -> pl.DataFrame:
+    """Seat 0's mean win share per unit (deal with ``pair_seats``, else game): ``unit``, ``value``."""
+    return unit_means(rows.filter(pl.col("seat") == 0), "win", paired=paired)
+
+
+def _paired_change(s: StudyAnalysis, base: str, cell: str, alpha: float) -> tuple[Estimate, float]:
+    """The change of the start-player win rate from ``base`` to ``cell`` over the units both
+    played (the same deals: a deal depends only on the seed and its index), with its ``1 - alpha``
+    Student-t interval over the per-unit differences and its two-sided p-value."""
+    a, b = (_seat0_by_unit(s.rows[c], s.paired) for c in (base, cell))
+    d = b.join(a, on="unit", suffix="_base").select(pl.col("value") - pl.col("value_base"))
+    values = d.to_series().to_numpy().astype(float)
+    est = mean_ci(values, alpha)
+    if values.size < 2 or values.var() == 0:
+        return est, float("nan")
+    return est, float(DescrStatsW(values).ttest_mean(0.0)[1])
+
+
+def switch_changes(s: StudyAnalysis) -> pl.DataFrame:
+    """One row per switched cell: ``n_players``, ``agents`` (line-up), ``option``, ``value``,
+    ``cell``, ``base`` (its defaults cell), ``base_advantage`` and ``advantage`` (start-player
+    advantage of each, a share), ``diff``, ``lo``, ``hi`` (change of the start-player win rate,
+    paired by deal, simultaneous 95% interval: Bonferroni over the ``family`` of switched cells),
+    ``units`` (deals, or games, both cells played), ``p_adj``, ``finding`` (the interval's
+    practical class, :func:`analysis.stats.practical.classify`) and ``moves`` (``beyond`` /
+    ``within`` / ``undetermined`` the threshold, :data:`MOVES`); ranked per player count and
+    line-up by ``|diff|``. Empty when the study has no switch cells."""
+    found = [(b, c, sw) for b, c, sw in _neighbours(list(s.balance)) if b.id in s.rows and c.id in s.rows]
+    if not found:
         return pl.DataFrame()
+    family = len(found)
+    recs: list[dict[str, Any]] = []
+    for base, cell, (option, value) in found:
+        est, p = _paired_change(s, base.id, cell.id, ALPHA / family)
+        finding = classify(est.lo, est.hi, s.threshold)
+        recs.append(
+            {
+                "n_players": base.n_players,
+                "agents": base.lineup,
+                "option": option,
+                "value": str(value),
+                "cell": cell.id,
+                "base": base.id,
+                "base_advantage": float(s.advantage_row(base.id)["advantage"]),
+                "advantage": float(s.advantage_row(cell.id)["advantage"]),
+                "diff": est.estimate,
+                "lo": est.lo,
+                "hi": est.hi,
+                "units": est.n_units,
+                "family": family,
+                "p_adj": min(1.0, p * family),
+                "finding": finding,
+                "moves": MOVES[finding],
+            }
+        )
     frame = pl.DataFrame(recs).with_columns(pl.col("diff").abs().alias("_size"))
     return frame.sort(["n_players", "agents", "_size"], descending=[False, False, True]).drop("_size")
 
 
-def switch_sections(s: StudyAnalysis, game: str) -> list[Section]:
-    """A section ranking the study's one-switch cells by their change of the advantage (none if
-    the study has no defaults cell with one-switch neighbours)."""
+def _band(t: float) -> str:
+    return f"±{100 * t:g} point{'' if abs(100 * t - 1) < 1e-9 else 's'}"
+
+
+def switch_findings(s: StudyAnalysis) -> list[Finding]:
+    """Per player count and line-up: the switches that move the start-player advantage beyond the
+    practical threshold, those shown to stay within it, and those not settled."""
+    t = switch_changes(s)
+    if not t.height:
+        return []
+    band = _band(s.threshold)
+    words = {
+        "beyond": f"Move it beyond {band}",
+        "within": f"Shown to move it less than {band}",
+        "undetermined": "Undetermined (the interval reaches across the threshold)",
+    }
+    out = []
+    for (n, agents), g in t.group_by(["n_players", "agents"], maintain_order=True):
+        parts = []
+        for kind, label in words.items():
+            hit = g.filter(pl.col("moves") == kind)
+            items = [
+                f"{r['option']} = {r['value']} ({pts_ci(r['diff'], r['lo'], r['hi'])})"
+                for r in hit.iter_rows(named=True)
+            ]
+            if items:
+                parts.append(f"{label}: {'; '.join(items)}.")
+        base = g.row(0, named=True)
+        sentence = (
+            "Change of the start-player advantage against the defaults (advantage "
+            f"{pts(base['base_advantage'])} points) when one rule switch is changed, largest first, "
+            "simultaneous 95% intervals. " + " ".join(parts)
+        )
+        out.append(Finding(f"Rule switches ({n} players, {agents})", sentence, tuple(g["cell"].to_list())))
+    return out
+
+
+def switch_sections(s: StudyAnalysis) -> list[Section]:
+    """The section ranking the study's switched cells by their change of the advantage (none if
+    the study has no switch cells)."""
     t = switch_changes(s)
     if not t.height:
         return []
     blocks: list[Block] = [
         Text(
             "Each cell that changes one rule switch against the defaults cell of the same player count "
-            "and line-up: the change of the start-player win rate (points, 95% interval, Holm-corrected "
-            f"comparison) and its class against the practical threshold of {100 * s.threshold:.3g} points, "
-            "largest change first."
+            "and line-up: the start-player advantage without and with the switch, and its change "
+            "(points; paired over the deals both cells played, since every cell plays the same deals; "
+            f"simultaneous 95% interval, Bonferroni over the {t['family'][0]} switched cells) read "
+            f"against the practical threshold of {_band(s.threshold)}: beyond it (interval wholly "
+            "outside), within it (interval inside) or undetermined; largest change first."
         )
     ]
     rows = tuple(
@@ -87,12 +200,14 @@ def switch_sections(s: StudyAnalysis, game: str) -> list[Section]:
             r["n_players"],
             r["agents"],
             f"{r['option']} = {r['value']}",
+            f"{100 * r['base_advantage']:+.1f} → {100 * r['advantage']:+.1f}",
             Interval(r["diff"], r["lo"], r["hi"], 1, "points"),
-            r["finding"],
+            f"{r['units']:,}",
+            r["moves"],
         )
         for r in t.iter_rows(named=True)
     )
-    blocks.append(Table(("players", "line-up", "switch", "change of the advantage", "class"), rows))
-    return [
-        Section(f"{game}: rule switches ranked by their effect on the start-player advantage", tuple(blocks))
-    ]
+    unit = "deals" if s.paired else "games"
+    header = ("players", "line-up", "switch", "advantage, points", "change, points [95% CI]", unit, "verdict")
+    blocks.append(Table(header, rows))
+    return [Section("Rule switches ranked by their effect on the start-player advantage", tuple(blocks))]

@@ -344,26 +344,42 @@ class _Options:
         return axes, shown
 
 
-Lineups = list[tuple[str | list[str], int | None, str]]
+#: (agent or agents, own games, field, the named variants it plays: None = all).
+Lineups = list[tuple[str | list[str], int | None, str, frozenset[str] | None]]
 
 
 def _lineups(
     fail: Callable[[str, str], StudyError], grid: study_file.Grid, ladder: list[tuple[str, int | None]]
 ) -> Lineups:
-    """(agent or agents, own games, field) of every line-up, the ladder's rungs (self-play) last."""
+    """(agent or agents, own games, field, named variants) of every line-up, the ladder's rungs
+    (self-play) last."""
     if not grid.agents and not ladder:
         expect = study_file.expectations(rust_core.agents())["grid.agents"]
         raise fail("grid.agents", f"must be {expect}; got {grid.agents!r}")
     out: Lineups = []
     for i, entry in enumerate(grid.agents or []):
-        where, own_games = f"grid.agents[{i}]", None
+        where, own_games, only = f"grid.agents[{i}]", None, None
         if isinstance(entry, study_file.LineupTable):
+            only = _only(fail, grid, entry.variants, f"{where}.variants")
             where, own_games, entry = f"{where}.agents", entry.games, entry.agents
         if isinstance(entry, list) and len(entry) not in grid.players:
             raise fail(where, f"line-up of {len(entry)} agents matches none of grid.players {grid.players}")
-        out.append((entry, own_games, where))
-    out += [(spec, games, "grid.ladder") for spec, games in ladder]
+        out.append((entry, own_games, where, only))
+    out += [(spec, games, "grid.ladder", None) for spec, games in ladder]
     return out
+
+
+def _only(
+    fail: Callable[[str, str], StudyError], grid: study_file.Grid, names: list[str] | None, where: str
+) -> frozenset[str] | None:
+    """A line-up's ``variants``: names of ``grid.variants`` (None: every variant)."""
+    if names is None:
+        return None
+    known = list(grid.variants or {})
+    for k, name in enumerate(names):
+        if name not in known:
+            raise fail(f"{where}[{k}]", f"unknown variant {name!r}; allowed: {', '.join(known) or 'none'}")
+    return frozenset(names)
 
 
 @dataclass(frozen=True)
@@ -398,9 +414,9 @@ class _Expansion:
                 variant[key] = value
                 id_parts.append(f"{slug(key)}_{slug(self.shown[key][i])}")
                 label_parts.append(f"{key}={self.shown[key][i]}")
-            for lineup, own_games, _ in lineups:
+            for lineup, own_games, _, only in lineups:
                 agents = [lineup] * n if isinstance(lineup, str) else lineup
-                if len(agents) != n:
+                if len(agents) != n or (only is not None and pname not in only):
                     continue
                 parts, labels = list(id_parts), list(label_parts)
                 same = len(set(agents)) == 1

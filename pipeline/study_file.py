@@ -38,10 +38,12 @@ AgentOrAgents = Annotated[
 
 
 class LineupTable(_Model):
-    """``{ agents = "greedy", games = 600 }``: a line-up with its own games per cell."""
+    """``{ agents = "greedy", games = 600 }``: a line-up with its own games per cell (and,
+    with ``variants = ["defaults", ...]``, played only with those named variants)."""
 
     agents: AgentOrAgents
     games: Games | None = None
+    variants: Annotated[list[str], Field(min_length=1)] | None = None
 
 
 class RungTable(_Model):
@@ -123,6 +125,8 @@ def expectations(agents: list[str]) -> dict[str, str]:
         "grid.agents[].agents[]": "an agent spec string",
         "grid.agents[][]": "an agent spec string",
         "grid.agents[].games": f"an integer 1..{MAX_GAMES}",
+        "grid.agents[].variants": "a non-empty array of names of grid.variants",
+        "grid.agents[].variants[]": "a name of grid.variants",
         "grid.ladder": rung_shape,
         "grid.ladder[]": 'an agent spec string or a table { agent = "mcts:iters=1000", games = N }',
         "grid.ladder[].agent": 'an agent spec, e.g. "mcts:iters=300"',

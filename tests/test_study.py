@@ -208,3 +208,33 @@ def test_cli_variant_sets_study_wide_options_with_paths_from_the_cwd(tmp_path, m
     # alhambra-dirk varies `dirk` per cell: a study-wide value would silently merge its cells.
     with pytest.raises(StudyError, match=r"--variant: dirk: the study's grid sets this option per cell"):
         load_study("alhambra-dirk", 12, {"dirk": False})
+
+
+VARIANT_LINEUPS = """\
+name = "t"
+game = "alhambra"
+seed = 3
+games_per_cell = 10
+pair_seats = true
+[grid]
+players = [2, 3]
+agents = ["random", { agents = ["greedy", "greedy"], games = 4, variants = ["cell"] }]
+[grid.variants]
+area = {}
+cell = { hole_rule = "cell" }
+"""
+
+
+def test_a_lineup_can_play_only_some_named_variants(write_study):
+    study = load_study(str(write_study(text=VARIANT_LINEUPS)))
+    greedy = [c for c in study.cells if "greedy" in c.agents]
+    assert [c.id for c in greedy] == ["p2-cell-greedy"] and greedy[0].games == 4
+    assert len(study.cells) == 2 * 2 + 1, "random plays every variant at both player counts"
+
+
+def test_a_lineup_naming_an_unknown_variant_is_refused(write_study):
+    path = write_study(text=VARIANT_LINEUPS.replace('variants = ["cell"]', 'variants = ["cell", "celll"]'))
+    with pytest.raises(StudyError) as info:
+        load_study(str(path))
+    assert info.value.field == "grid.agents[1].variants[1]"
+    assert "celll" in str(info.value) and "allowed: area, cell" in str(info.value)

@@ -208,5 +208,9 @@ def test_builtin_switch_study_has_each_switch_alone():
     switched = {next(iter(c.variant), "defaults") for c in study.cells}
     names = {o["name"] for o in rust_core.variant_schema("taluva")}
     assert switched == names | {"defaults"}
-    assert all(len(c.variant) <= 1 and c.agents == ["greedy"] * c.n_players for c in study.cells)
-    assert len(study.cells) == 3 * 7 - 1  # p4-tiles_12 is all 48 tiles: merged into p4-defaults
+    greedy = [c for c in study.cells if c.agents == ["greedy"] * c.n_players]
+    assert all(len(c.variant) <= 1 for c in study.cells)
+    assert len(greedy) == 3 * 7 - 1  # p4-tiles_12 is all 48 tiles: merged into p4-defaults
+    search = [c for c in study.cells if c not in greedy]
+    assert {next(iter(c.variant), "defaults") for c in search} == {"defaults", "eliminated"}
+    assert {c.n_players for c in search} == {3}

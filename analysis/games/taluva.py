@@ -15,7 +15,6 @@ from ..content import Block, Section, Table, Text, interval_rows
 from ..model import StudyAnalysis
 from ..stats.intervals import ALPHA
 from ..stats.seats import seat_figures
-from ..switches import switch_sections
 from . import GameSection
 
 __all__ = ["END_REASONS", "SECTION", "SEAT_METRICS", "derived", "seat_metrics"]
@@ -79,7 +78,7 @@ def _sections(s: StudyAnalysis) -> list[Section]:
     ]
     rows = interval_rows(table, ["cell", "seat"], [c for c, _, _ in SEAT_METRICS], s.short, 2)
     blocks.append(Table(("cell", "seat", *[label for _, label, _ in SEAT_METRICS]), rows))
-    return [Section(HEADING, tuple(blocks)), *switch_sections(s, "Taluva")]
+    return [Section(HEADING, tuple(blocks))]
 
 
 SECTION = GameSection(

@@ -17,7 +17,6 @@ from ..datafiles import DataFile
 from ..model import StudyAnalysis
 from ..stats.intervals import ALPHA
 from ..stats.seats import seat_figures
-from ..switches import switch_sections
 from . import GameSection
 
 __all__ = [
@@ -26,7 +25,6 @@ __all__ = [
     "SECTION",
     "SEAT_METRICS",
     "boards",
-    "capped_games",
     "epoch_lengths",
     "seat_metrics",
 ]
@@ -75,45 +73,16 @@ def epoch_lengths(rows: pl.DataFrame, *, paired: bool, alpha: float = ALPHA) -> 
     return _means(rows.filter(pl.col("seat") == 0), EPOCH_METRICS, paired, alpha).drop("seat")
 
 
-def capped_games(rows: pl.DataFrame) -> pl.DataFrame:
-    """``games`` and ``turn_cap``: games stopped by the engine's 1,000-turn safety net
-    (``end_reason`` 1), scored as they stood, not by the rules (null for data from before the
-    column, rules version 1)."""
-    games = rows.filter(pl.col("seat") == 0)
-    capped = games.filter(pl.col("end_reason") == 1).height if "end_reason" in rows.columns else None
-    return pl.DataFrame(
-        {"games": [games.height], "turn_cap": [capped]}, schema={"games": pl.Int64, "turn_cap": pl.Int64}
-    )
-
-
 def _tables(rows: pl.DataFrame, paired: bool) -> dict[str, pl.DataFrame]:
     return {
         "titania": seat_metrics(rows, paired=paired),
         "titania_epochs": epoch_lengths(rows, paired=paired),
-        "titania_end": capped_games(rows),
     }
-
-
-def _capped_text(s: StudyAnalysis) -> list[Block]:
-    """A line on games stopped by the safety net: each cell with any, or that none was."""
-    ends = s.table("titania_end")
-    if not ends.height or ends["turn_cap"].null_count() == ends.height:
-        return []
-    hit = ends.filter(pl.col("turn_cap") > 0)
-    if not hit.height:
-        return [Text("No game reached the engine's 1,000-turn safety net (end_reason turn_cap).")]
-    parts = [f"{s.short(r['cell'])}: {r['turn_cap']} of {r['games']}" for r in hit.iter_rows(named=True)]
-    return [
-        Text(
-            "Games stopped by the engine's 1,000-turn safety net (end_reason turn_cap), scored as they "
-            f"stood and not ended by the rules: {'; '.join(parts)}. The figures below include them."
-        )
-    ]
 
 
 def _sections(s: StudyAnalysis) -> list[Section]:
     table = s.table("titania")
-    blocks: list[Block] = [Text(line) for line in BOARD.scope(s)] + _capped_text(s)
+    blocks: list[Block] = [Text(line) for line in BOARD.scope(s)]
     if not table.height:
         return [Section(HEADING, (*blocks, Text("No games recorded.")))]
     blocks.append(
@@ -136,7 +105,7 @@ def _sections(s: StudyAnalysis) -> list[Section]:
         blocks.append(
             Table(header, interval_rows(epochs, ["cell"], [c for c, _ in EPOCH_METRICS], s.short, 1))
         )
-    return [Section(HEADING, tuple(blocks)), *switch_sections(s, "Titania")]
+    return [Section(HEADING, tuple(blocks))]
 
 
 HEADING = "Titania: points, towers and ships by seat"

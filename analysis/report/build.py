@@ -10,6 +10,7 @@ from ..findings import scope, verdict
 from ..games import section
 from ..model import StudyAnalysis
 from ..study import analyse
+from ..switches import switch_sections
 from . import methods, sections
 from .doc import Doc
 from .skill import ladder_section
@@ -39,6 +40,8 @@ def build(s: StudyAnalysis, out: pathlib.Path) -> Doc:
         sections.outcomes(doc, s)
     game = section(s.game)
     for part in game.sections(s) if game.sections is not None else []:
+        doc.section(part)
+    for part in switch_sections(s):
         doc.section(part)
     strength_section(doc, s)
     methods.methods(doc, s)

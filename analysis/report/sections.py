@@ -186,6 +186,7 @@ def outcomes(doc: Doc, s: StudyAnalysis) -> None:
             "turns [95% CI]",
             "median turns",
             "tied games, % [95% CI]",
+            "ended by the safety net",
         ],
         [
             [
@@ -194,6 +195,7 @@ def outcomes(doc: Doc, s: StudyAnalysis) -> None:
                 Interval(r["turns"], r["turns_lo"], r["turns_hi"], 1),
                 f"{r['turns_median']:g}",
                 _pct(r, "tie_share", "tie_lo", "tie_hi"),
+                "not recorded" if r.get("capped") is None else f"{r['capped']:,} of {r['games']:,}",
             ]
             for r in s.outcomes.iter_rows(named=True)
         ],

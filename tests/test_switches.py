@@ -1,0 +1,104 @@
+"""Rule-switch studies and safety-net games, for any game (issue 28): the built-in switch studies
+hold each switch alone, the analysis compares each switched cell with its defaults cell only and
+ranks the switches, and every report counts games the engine's safety net ended."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import polars as pl
+import pytest
+from helpers_runs import write_run
+
+import analysis
+import rust_core
+from analysis.report import write_report
+from analysis.study import _capped_warning, capped_games
+from analysis.switches import switch_changes, switch_findings, switch_pairs
+from pipeline.study import load_study
+
+SWITCH_STUDIES = ["hiroba-switches", "maharaja-switches", "taluva-switches", "titania-switches"]
+
+
+@pytest.mark.parametrize("name", SWITCH_STUDIES)
+def test_builtin_switch_studies_change_each_switch_alone(name):
+    study = load_study(name)
+    schema = rust_core.variant_schema(study.game)
+    options = {o["name"] for o in schema if not o["path"]}
+    greedy = [c for c in study.cells if set(c.agents) == {"greedy"}]
+    switched = {k for c in greedy for k in c.variant}
+    assert switched == options, sorted(options ^ switched)
+    assert all(len(c.variant) <= 1 for c in study.cells), "one switch per cell"
+    for n in {c.n_players for c in study.cells}:
+        lineups = {tuple(c.agents) for c in study.cells if c.n_players == n}
+        for agents in lineups:
+            group = [c for c in study.cells if c.n_players == n and tuple(c.agents) == agents]
+            assert sum(1 for c in group if not c.variant) == 1, f"{n} players {agents}: one defaults cell"
+    family = switch_pairs([dataclasses.asdict(c) for c in study.cells], [c.id for c in study.cells])
+    groups = {(c.n_players, tuple(c.agents)) for c in study.cells}
+    assert family is not None and len(family) == len(study.cells) - len(groups), "vs defaults"
+
+
+def _cell(cid, variant=None, games=150):
+    cell = {"id": cid, "label": f"3 players, {cid}", "agents": ["greedy"] * 3, "games": games}
+    return cell | ({"variant": variant} if variant else {})
+
+
+@pytest.fixture(scope="module")
+def switch_run(tmp_path_factory):
+    cells = [
+        _cell("p3-defaults"),
+        _cell("p3-epoch_2", {"epoch_2_start": "start_player"}),
+        _cell("p3-draw", {"draw": "all_or_none"}),
+    ]
+    root = tmp_path_factory.mktemp("switches")
+    return write_run(root / "run", name="titania-switch-mini", game="titania", pair_seats=True, cells=cells)
+
+
+def test_a_switch_study_compares_each_switch_with_its_defaults_only(switch_run):
+    s = analysis.analyse(switch_run)
+    comp = s.comparisons.filter(pl.col("metric") == "start_advantage")
+    pairs = {tuple(sorted((r["cell_a"], r["cell_b"]))) for r in comp.iter_rows(named=True)}
+    assert pairs == {("p3-defaults", "p3-epoch_2"), ("p3-defaults", "p3-draw")}, "not draw against epoch_2"
+    t = switch_changes(s)
+    assert t["option"].to_list() == ["epoch_2_start", "draw"], "largest change first"
+    draw = t.row(1, named=True)
+    assert draw["diff"] == 0.0 and draw["moves"] == "within", "greedy always draws the most"
+    assert t.row(0, named=True)["diff"] > 0 and set(t["base"]) == {"p3-defaults"}
+    (finding,) = switch_findings(s)
+    assert finding.title == "Rule switches (3 players, greedy)"
+    assert "draw = all_or_none (0.0 points (95% CI 0.0 to 0.0))" in finding.sentence
+
+
+def test_a_study_that_is_no_switch_study_keeps_every_pair():
+    cells = [
+        {"id": "a", "agents": ["greedy"] * 2, "variant": {}},
+        {"id": "b", "agents": ["greedy"] * 2, "variant": {"x": 1}},
+        {"id": "c", "agents": ["greedy"] * 2, "variant": {"x": 1, "y": 2}},
+    ]
+    assert switch_pairs(cells, ["a", "b", "c"]) is None, "c changes two options"
+    assert switch_pairs(cells, ["a", "b"]) is None, "one switched cell: nothing to narrow"
+    cells[2]["variant"] = {"y": 2}
+    assert switch_pairs(cells, ["a", "b", "c"]) == [("a", "b"), ("a", "c")]
+
+
+def test_the_report_ranks_the_switches_and_counts_capped_games(switch_run, tmp_path):
+    index = write_report(switch_run, tmp_path / "report")
+    md = (index.parent / "report.md").read_text()
+    section = md.split("## Rule switches ranked by their effect", 1)[1].split("\n## ", 1)[0]
+    rows = [x for x in section.splitlines() if x.startswith("| 3 |")]
+    assert len(rows) == 2 and "epoch_2_start = start_player" in rows[0] and "draw = all_or_none" in rows[1]
+    assert "Rule switches (3 players, greedy)" in md.split("## ", 2)[1], "a verdict finding"
+    assert md.count("| 0 of 150 |") == 3, "the outcomes table counts capped games in every cell"
+    assert "safety net" not in md.split("## ", 2)[1], "no warning without capped games"
+
+
+def test_capped_games_are_counted_and_named():
+    rows = pl.from_arrow(rust_core.simulate("coin", {}, ["random"] * 2, 1, 0, 10))
+    assert isinstance(rows, pl.DataFrame) and capped_games(rows) == 0
+    hit = rows.with_columns(pl.when(pl.col("game_index").is_in([2, 7])).then(1).otherwise(0).alias("capped"))
+    assert capped_games(hit) == 2, "games, not rows"
+    assert capped_games(rows.drop("capped")) is None, "data from before the column"
+    (w,) = _capped_warning([{"label": "2 players", "capped": 2, "games": 10}, {"label": "x", "capped": 0}])
+    assert "2 players: 2 of 10" in w and "x:" not in w
+    assert _capped_warning([{"label": "x", "capped": None, "games": 3}]) == []
