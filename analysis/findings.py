@@ -6,13 +6,16 @@
    rules out, read against the practical threshold (:mod:`analysis.stats.practical`);
 2. which number describes the game, when a game splits the raw advantage into parts;
 3. per group of variants (same player count and line-up): the variant closest to fair, with the
-   Bonferroni-corrected comparisons that support it;
+   Bonferroni-corrected comparisons that support it — except in a switch study, which instead
+   says per group which switches move the advantage beyond the threshold
+   (:func:`analysis.switches.switch_findings`);
 4. per question asked at several skill levels (line-ups): the answers side by side, and whether
    the answer changes with skill;
 5. the game's own findings (:attr:`analysis.games.GameSection.findings`).
 
 A skill ladder's findings come first, then a game's findings marked ``lead`` (the expert-level
-answer), then the per-skill-level answers; per-cell sentences follow, strongest line-up first.
+answer), then a switch study's switch findings, then the per-skill-level answers; per-cell
+sentences follow, strongest line-up first.
 
 :func:`scope` says in one or two sentences what was played.
 """
@@ -235,7 +238,8 @@ def verdict(s: StudyAnalysis) -> list[Finding]:
     rungs = {p.cell for m in s.ladder.metrics for p in m.points} if s.ladder is not None else set()
     game = section(s.game)
     own = game.findings(s) if game.findings is not None else []
-    out = ladder_findings(s) + [f for f in own if f.lead] + switch_findings(s)
+    switches = switch_findings(s)
+    out = ladder_findings(s) + [f for f in own if f.lead] + switches
     skills = [
         [c for c in g if c.id not in rungs]
         for g in _groups(s, lambda c: c.question)
@@ -248,7 +252,8 @@ def verdict(s: StudyAnalysis) -> list[Finding]:
         cells = sorted(cells, key=lambda c: (c.question, tuple((-k[0], -k[1]) for k in c.strength), c.order))
     out += [start_player(s, c) for c in cells]
     out += _parts(s)
-    variants = [g for g in _groups(s, lambda c: c.variant_group) if len(g) > 1]
+    # a switch study asks which switches move the advantage (above), not which is closest to fair
+    variants = [g for g in _groups(s, lambda c: c.variant_group) if len(g) > 1] if not switches else []
     out += [_closest(s, g, len(variants) > 1) for g in variants]
     return out + [f for f in own if not f.lead]
 
