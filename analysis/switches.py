@@ -146,6 +146,13 @@ def _band(t: float) -> str:
     return f"±{100 * t:g} point{'' if abs(100 * t - 1) < 1e-9 else 's'}"
 
 
+def _change(r: dict[str, Any]) -> str:
+    """A change in words; with no variation at all, no deal's start-player result changed."""
+    if r["diff"] == r["lo"] == r["hi"] == 0:
+        return "0.0 points: no deal's start-player result changed"
+    return str(pts_ci(r["diff"], r["lo"], r["hi"]))
+
+
 def switch_findings(s: StudyAnalysis) -> list[Finding]:
     """Per player count and line-up: the switches that move the start-player advantage beyond the
     practical threshold, those shown to stay within it, and those not settled."""
@@ -163,10 +170,7 @@ def switch_findings(s: StudyAnalysis) -> list[Finding]:
         parts = []
         for kind, label in words.items():
             hit = g.filter(pl.col("moves") == kind)
-            items = [
-                f"{r['option']} = {r['value']} ({pts_ci(r['diff'], r['lo'], r['hi'])})"
-                for r in hit.iter_rows(named=True)
-            ]
+            items = [f"{r['option']} = {r['value']} ({_change(r)})" for r in hit.iter_rows(named=True)]
             if items:
                 parts.append(f"{label}: {'; '.join(items)}.")
         base = g.row(0, named=True)

@@ -67,7 +67,7 @@ def test_a_switch_study_compares_each_switch_with_its_defaults_only(switch_run):
     assert t.row(0, named=True)["diff"] > 0 and set(t["base"]) == {"p3-defaults"}
     (finding,) = switch_findings(s)
     assert finding.title == "Rule switches (3 players, greedy)"
-    assert "draw = all_or_none (0.0 points (95% CI 0.0 to 0.0))" in finding.sentence
+    assert "draw = all_or_none (0.0 points: no deal's start-player result changed)" in finding.sentence
 
 
 def test_a_study_that_is_no_switch_study_keeps_every_pair():
