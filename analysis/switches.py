@@ -161,9 +161,9 @@ def switch_findings(s: StudyAnalysis) -> list[Finding]:
         return []
     band = _band(s.threshold)
     words = {
-        "beyond": f"Move it beyond {band}",
-        "within": f"Shown to move it less than {band}",
-        "undetermined": "Undetermined (the interval reaches across the threshold)",
+        "beyond": f"Beyond {band} (the change's interval wholly outside the band: it moves the verdict)",
+        "within": f"Within {band} (interval inside the band)",
+        "undetermined": f"Undetermined (the interval reaches across ±{band[1:]})",
     }
     out = []
     for (n, agents), g in t.group_by(["n_players", "agents"], maintain_order=True):
