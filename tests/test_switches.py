@@ -104,3 +104,17 @@ def test_capped_games_are_counted_and_named():
     (w,) = _capped_warning([{"label": "2 players", "capped": 2, "games": 10}, {"label": "x", "capped": 0}])
     assert "2 players: 2 of 10" in w and "x:" not in w
     assert _capped_warning([{"label": "x", "capped": None, "games": 3}]) == []
+
+
+def test_a_games_expert_finding_names_the_variants_of_a_search_rung(tmp_path):
+    cells = []
+    for agent in ("greedy", "mcts:iters=10"):
+        for name, variant in (("defaults", {}), ("stone_turns_last_turn", {"stone_turns": "last_turn"})):
+            cid = f"p2-{name}-{agent.replace(':', '-').replace('=', '-')}"
+            cell = {"id": cid, "label": f"2 players, {name}, {agent}", "agents": [agent] * 2, "games": 10}
+            cells.append(cell | ({"variant": variant} if variant else {}))
+    run = write_run(tmp_path / "run", name="hiroba-mini", game="hiroba", pair_seats=True, cells=cells)
+    s = analysis.analyse(run)
+    (expert,) = [f for f in analysis.verdict(s) if f.title == "Expert level"]
+    for name in ("defaults", "stone_turns_last_turn"):
+        assert f"2 players, {name} " in expert.sentence, "each cell of the strongest line-up by its variant"

@@ -86,13 +86,15 @@ def _findings(s: StudyAnalysis) -> list[Finding]:
 
 def _strongest(s: StudyAnalysis) -> str:
     """``With the strongest agents of this study (mcts:iters=1000 self-play) the start player is
-    behind: ...`` per player count."""
+    behind: ...`` per player count (and variant, when the strongest line-up plays several)."""
     top = max(s.balance, key=lambda c: c.strength)
     cells = [c for c in s.balance if c.lineup == top.lineup]
+    several = len({c.variant_name for c in cells}) > 1  # e.g. a switch study's search rung
     bits = []
     for c in sorted(cells, key=lambda c: c.n_players):
         r = s.advantage_row(c.id)
-        bits.append(f"{c.n_players} players {pts_ci(r['advantage'], r['lo'], r['hi'])}")
+        where = f"{c.n_players} players" + (f", {c.variant_name}" if several else "")
+        bits.append(f"{where} {pts_ci(r['advantage'], r['lo'], r['hi'])}")
     return (
         f"With the strongest agents of this study ({top.lineup} self-play) the start-player advantage is "
         + "; ".join(bits)
