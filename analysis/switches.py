@@ -24,6 +24,7 @@ modules add nothing.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import polars as pl
@@ -123,7 +124,7 @@ def switch_changes(s: StudyAnalysis) -> pl.DataFrame:
                 "n_players": base.n_players,
                 "agents": base.lineup,
                 "option": option,
-                "value": str(value),
+                "value": value if isinstance(value, str) else json.dumps(value),
                 "cell": cell.id,
                 "base": base.id,
                 "base_advantage": float(s.advantage_row(base.id)["advantage"]),
@@ -204,7 +205,7 @@ def switch_sections(s: StudyAnalysis) -> list[Section]:
             r["n_players"],
             r["agents"],
             f"{r['option']} = {r['value']}",
-            f"{100 * r['base_advantage']:+.1f} → {100 * r['advantage']:+.1f}",
+            f"{pts(r['base_advantage'])} → {pts(r['advantage'])}",
             Interval(r["diff"], r["lo"], r["hi"], 1, "points"),
             f"{r['units']:,}",
             r["moves"],
