@@ -147,10 +147,11 @@ def _band(t: float) -> str:
     return f"±{100 * t:g} point{'' if abs(100 * t - 1) < 1e-9 else 's'}"
 
 
-def _change(r: dict[str, Any]) -> str:
-    """A change in words; with no variation at all, no deal's start-player result changed."""
+def _change(r: dict[str, Any], unit: str) -> str:
+    """A change in words; with no variation at all, no unit's start-player result changed (how
+    far that goes depends on how many units were played: it says how many)."""
     if r["diff"] == r["lo"] == r["hi"] == 0:
-        return "0.0 points: no deal's start-player result changed"
+        return f"0.0 points: the start-player result changed in none of {r['units']:,} {unit}"
     return str(pts_ci(r["diff"], r["lo"], r["hi"]))
 
 
@@ -160,7 +161,7 @@ def switch_findings(s: StudyAnalysis) -> list[Finding]:
     t = switch_changes(s)
     if not t.height:
         return []
-    band = _band(s.threshold)
+    band, unit = _band(s.threshold), "deals" if s.paired else "games"
     words = {
         "beyond": f"Beyond {band} (the change's interval wholly outside the band: it moves the verdict)",
         "within": f"Within {band} (interval inside the band)",
@@ -171,7 +172,7 @@ def switch_findings(s: StudyAnalysis) -> list[Finding]:
         parts = []
         for kind, label in words.items():
             hit = g.filter(pl.col("moves") == kind)
-            items = [f"{r['option']} = {r['value']} ({_change(r)})" for r in hit.iter_rows(named=True)]
+            items = [f"{r['option']} = {r['value']} ({_change(r, unit)})" for r in hit.iter_rows(named=True)]
             if items:
                 parts.append(f"{label}: {'; '.join(items)}.")
         base = g.row(0, named=True)
