@@ -6,9 +6,9 @@
    rules out, read against the practical threshold (:mod:`analysis.stats.practical`);
 2. which number describes the game, when a game splits the raw advantage into parts;
 3. per group of variants (same player count and line-up): the variant closest to fair, with the
-   Bonferroni-corrected comparisons that support it — except in a switch study, which instead
-   says per group which switches move the advantage beyond the threshold
-   (:func:`analysis.switches.switch_findings`);
+   Bonferroni-corrected comparisons that support it (and, where cells change one option each
+   against a defaults cell, which of those switches move the advantage beyond the threshold:
+   :func:`analysis.switches.switch_findings`);
 4. per question asked at several skill levels (line-ups): the answers side by side, and whether
    the answer changes with skill;
 5. the game's own findings (:attr:`analysis.games.GameSection.findings`).
@@ -252,8 +252,7 @@ def verdict(s: StudyAnalysis) -> list[Finding]:
         cells = sorted(cells, key=lambda c: (c.question, tuple((-k[0], -k[1]) for k in c.strength), c.order))
     out += [start_player(s, c) for c in cells]
     out += _parts(s)
-    # a switch study asks which switches move the advantage (above), not which is closest to fair
-    variants = [g for g in _groups(s, lambda c: c.variant_group) if len(g) > 1] if not switches else []
+    variants = [g for g in _groups(s, lambda c: c.variant_group) if len(g) > 1]
     out += [_closest(s, g, len(variants) > 1) for g in variants]
     return out + [f for f in own if not f.lead]
 

@@ -20,7 +20,6 @@ from .stats.compare import compare_cells
 from .stats.outcomes import game_length, game_table, margin, score_by_seat, tie_share
 from .stats.practical import DEFAULT_THRESHOLD, classify
 from .stats.seats import equal_seats_test, n_players_of, seat_win_rates, start_advantage
-from .switches import switch_pairs
 
 __all__ = ["StudyAnalysis", "analyse", "capped_games", "practical_threshold"]
 
@@ -199,15 +198,10 @@ def analyse(
 def _pairs(
     cells: list[dict[str, Any]], rows: dict[str, pl.DataFrame], ladder: list[str]
 ) -> list[tuple[str, str]]:
-    """Pairs of cells to compare: in a switch study each switched cell against its defaults cell
-    (:func:`analysis.switches.switch_pairs`); otherwise equal player counts, except two self-play
-    rungs of one skill ladder answering the same question (the ladder tests those by its trend
-    against Elo)."""
-    ids = list(rows)
-    switched = switch_pairs(cells, ids)
-    if switched is not None:
-        return switched
+    """Pairs of cells to compare: equal player counts, except two self-play rungs of one skill
+    ladder answering the same question (the ladder tests those by its trend against Elo)."""
     info = {c.id: c for c in cell_infos(cells) if c.id in rows}
+    ids = list(rows)
 
     def rung(c: CellInfo) -> bool:
         return len(set(c.agents)) == 1 and c.agents[0] in ladder

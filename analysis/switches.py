@@ -7,8 +7,8 @@ the same deals (a deal depends only on the study's seed and its index), so the c
 start-player win rate is a *paired* difference over the deals both cells played, with its
 Student-t interval at the simultaneous level 1 − 0.05/m (Bonferroni over the m switched cells
 of the study) and its class against the study's practical threshold. (The generic comparisons
-of the report, :func:`analysis.stats.compare.compare_cells`, treat cells as independent; for a
-switch study their family is the same pairs, :func:`switch_pairs`, and their intervals wider.)
+of the report, :func:`analysis.stats.compare.compare_cells`, compare every pair of cells with equal
+player counts as independent samples: wider intervals, a larger family.)
 
 API (what the report and other readers, e.g. an atlas, call; all take a
 :class:`~analysis.model.StudyAnalysis` from :func:`analysis.analyse`):
@@ -31,12 +31,12 @@ import polars as pl
 from statsmodels.stats.weightstats import DescrStatsW
 
 from .content import Block, Finding, Interval, Section, Table, Text
-from .model import CellInfo, StudyAnalysis, cell_infos
+from .model import CellInfo, StudyAnalysis
 from .stats.intervals import ALPHA, Estimate, mean_ci, unit_means
 from .stats.practical import classify
 from .words import pts, pts_ci
 
-__all__ = ["MOVES", "switch_changes", "switch_findings", "switch_pairs", "switch_sections"]
+__all__ = ["MOVES", "switch_changes", "switch_findings", "switch_sections"]
 
 #: The change's practical class read as whether the switch moves the advantage.
 MOVES = {
@@ -70,18 +70,6 @@ def _neighbours(cells: list[CellInfo]) -> list[tuple[CellInfo, CellInfo, tuple[s
             if sw is not None:
                 out.append((base, cell, sw))
     return out
-
-
-def switch_pairs(cells: list[dict[str, Any]], ids: list[str]) -> list[tuple[str, str]] | None:
-    """The comparison family of a switch study: each switched cell against its defaults cell.
-    None unless the study is one: every cell among ``ids`` is a defaults cell or one switch away
-    from the defaults cell of its player count and line-up, and at least two switched cells."""
-    info = [c for c in cell_infos(cells) if c.id in ids]
-    pairs = [(base.id, cell.id) for base, cell, _ in _neighbours(info)]
-    covered = {b for b, _ in pairs} | {c for _, c in pairs}
-    if len(pairs) < 2 or covered != {c.id for c in info}:
-        return None
-    return pairs
 
 
 def _seat0_by_unit(rows: pl.DataFrame, paired: bool) -> pl.DataFrame:

@@ -4,8 +4,6 @@ ranks the switches, and every report counts games the engine's safety net ended.
 
 from __future__ import annotations
 
-import dataclasses
-
 import polars as pl
 import pytest
 from helpers_runs import write_run
@@ -14,7 +12,7 @@ import analysis
 import rust_core
 from analysis.report import write_report
 from analysis.study import _capped_warning, capped_games
-from analysis.switches import switch_changes, switch_findings, switch_pairs
+from analysis.switches import switch_changes, switch_findings
 from pipeline.study import load_study
 
 SWITCH_STUDIES = ["hiroba-switches", "maharaja-switches", "taluva-switches", "titania-switches"]
@@ -34,9 +32,6 @@ def test_builtin_switch_studies_change_each_switch_alone(name):
         for agents in lineups:
             group = [c for c in study.cells if c.n_players == n and tuple(c.agents) == agents]
             assert sum(1 for c in group if not c.variant) == 1, f"{n} players {agents}: one defaults cell"
-    family = switch_pairs([dataclasses.asdict(c) for c in study.cells], [c.id for c in study.cells])
-    groups = {(c.n_players, tuple(c.agents)) for c in study.cells}
-    assert family is not None and len(family) == len(study.cells) - len(groups), "vs defaults"
 
 
 def _cell(cid, variant=None, games=150):
@@ -55,32 +50,19 @@ def switch_run(tmp_path_factory):
     return write_run(root / "run", name="titania-switch-mini", game="titania", pair_seats=True, cells=cells)
 
 
-def test_a_switch_study_compares_each_switch_with_its_defaults_only(switch_run):
+def test_each_switch_is_compared_with_its_defaults_paired_by_deal(switch_run):
     s = analysis.analyse(switch_run)
-    comp = s.comparisons.filter(pl.col("metric") == "start_advantage")
-    pairs = {tuple(sorted((r["cell_a"], r["cell_b"]))) for r in comp.iter_rows(named=True)}
-    assert pairs == {("p3-defaults", "p3-epoch_2"), ("p3-defaults", "p3-draw")}, "not draw against epoch_2"
     t = switch_changes(s)
     assert t["option"].to_list() == ["epoch_2_start", "draw"], "largest change first"
     draw = t.row(1, named=True)
     assert draw["diff"] == 0.0 and draw["moves"] == "within", "greedy always draws the most"
+    welch = s.comparisons.filter((pl.col("metric") == "start_advantage") & (pl.col("cell_b") == "p3-draw"))
+    assert draw["hi"] == 0.0 < welch["hi"][0], "paired by deal, not as independent samples"
     assert t.row(0, named=True)["diff"] > 0 and set(t["base"]) == {"p3-defaults"}
     (finding,) = switch_findings(s)
     assert finding.title == "Rule switches (3 players, greedy)"
     unchanged = "draw = all_or_none (0.0 points: the start-player result changed in none of 50 deals)"
     assert unchanged in finding.sentence
-
-
-def test_a_study_that_is_no_switch_study_keeps_every_pair():
-    cells = [
-        {"id": "a", "agents": ["greedy"] * 2, "variant": {}},
-        {"id": "b", "agents": ["greedy"] * 2, "variant": {"x": 1}},
-        {"id": "c", "agents": ["greedy"] * 2, "variant": {"x": 1, "y": 2}},
-    ]
-    assert switch_pairs(cells, ["a", "b", "c"]) is None, "c changes two options"
-    assert switch_pairs(cells, ["a", "b"]) is None, "one switched cell: nothing to narrow"
-    cells[2]["variant"] = {"y": 2}
-    assert switch_pairs(cells, ["a", "b", "c"]) == [("a", "b"), ("a", "c")]
 
 
 def test_the_report_ranks_the_switches_and_counts_capped_games(switch_run, tmp_path):
@@ -91,7 +73,6 @@ def test_the_report_ranks_the_switches_and_counts_capped_games(switch_run, tmp_p
     assert len(rows) == 2 and "epoch_2_start = start_player" in rows[0] and "draw = all_or_none" in rows[1]
     verdict = md.split("## ", 2)[1]
     assert "Rule switches (3 players, greedy)" in verdict, "a verdict finding"
-    assert "closest to fair" not in verdict, "a switch study asks which switches move the advantage"
     assert md.count("| 0 of 150 |") == 3, "the outcomes table counts capped games in every cell"
     assert "safety net" not in verdict, "no warning without capped games"
 
