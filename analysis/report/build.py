@@ -12,6 +12,7 @@ from ..model import StudyAnalysis
 from ..study import analyse
 from . import methods, sections
 from .doc import Doc
+from .fairness import fairness_section
 from .skill import ladder_section
 from .strength import strength_section
 from .style import cell_colours
@@ -32,6 +33,7 @@ def build(s: StudyAnalysis, out: pathlib.Path) -> Doc:
         doc.para(w, "warning")
     if s.advantage.height:
         sections.advantage(doc, s)
+        fairness_section(doc, s)
         ladder_section(doc, s)
         sections.skill(doc, s)
         sections.comparisons(doc, s)
