@@ -84,6 +84,8 @@ def slug(value: Any) -> str:
         text = "default"
     elif isinstance(value, list):
         text = "_".join(slug(v) for v in value)
+    elif isinstance(value, int | float) and value < 0:
+        text = f"m{-value}"  # -1 -> m1: a sign would be stripped (and -1 would read as 1)
     else:
         text = str(value)
     text = re.sub(r"[^A-Za-z0-9_-]+", "-", text).strip("-")
