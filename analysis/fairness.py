@@ -18,10 +18,11 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
 import polars as pl
 
 from .model import CellInfo, StudyAnalysis
-from .stats.compensation import Compensation, compensation, outcomes
+from .stats.compensation import Compensation, compensation, outcomes, win_shares
 from .stats.sweep import Crossing, crossing, fit_rows
 
 __all__ = ["CellFix", "Sweep", "cell_fixes", "sweeps"]
@@ -40,6 +41,16 @@ class CellFix:
     confirm_cell: str | None = None
     confirm_finding: str | None = None
     confirm_advantage: tuple[float, float, float] | None = None
+    #: The start-player advantage the recorded scores predict under the whole-point handicap.
+    predicted: float = float("nan")
+
+    @property
+    def agrees(self) -> bool | None:
+        """Whether the played cell's interval holds the predicted advantage (``None``: not played)."""
+        if self.confirm_advantage is None:
+            return None
+        _, lo, hi = self.confirm_advantage
+        return lo <= self.predicted <= hi
 
     @property
     def reading(self) -> str:
@@ -79,15 +90,18 @@ def cell_fixes(s: StudyAnalysis) -> list[CellFix]:
     for c in s.balance:
         if any(handicap_of(c)):
             continue
-        comp = compensation(outcomes(s.rows[c.id], paired=s.paired))
-        fix = CellFix(c, comp)
+        games = outcomes(s.rows[c.id], paired=s.paired)
+        comp = compensation(games)
         whole = list(comp.whole())
-        match = next(
-            (o for o in by_rest[_rest_key(c, HANDICAP)] if handicap_of(o) == whole and any(whole)), None
-        )
+        shares = win_shares(games.scores, games.tiebreaks, np.array(whole, dtype=float))
+        predicted = float(shares[:, 0].mean()) - 1 / c.n_players
+        fix = CellFix(c, comp, predicted=predicted)
+        same = by_rest[_rest_key(c, HANDICAP)]
+        match = next((o for o in same if handicap_of(o) == whole and any(whole)), None)
         if match is not None:
             r = s.advantage_row(match.id)
-            fix = CellFix(c, comp, match.id, str(r["finding"]), (r["advantage"], r["lo"], r["hi"]))
+            played = (r["advantage"], r["lo"], r["hi"])
+            fix = CellFix(c, comp, match.id, str(r["finding"]), played, predicted)
         fixes.append(fix)
     return fixes
 
@@ -101,6 +115,11 @@ def _numeric(v: Any) -> bool:
     return isinstance(v, int | float) and not isinstance(v, bool)
 
 
+def _varying(values: list[Any]) -> list[int]:
+    """Positions of list values that differ between the cells."""
+    return [i for i in range(len(values[0])) if len({json.dumps(v[i]) for v in values}) > 1]
+
+
 def _xs(values: list[Any]) -> list[float] | None:
     """The swept number of each value: the value itself, or for lists of one length the entries
     that vary between the cells (all equal within a cell, e.g. ``[k, k, "third"]`` or a handicap
@@ -109,7 +128,7 @@ def _xs(values: list[Any]) -> list[float] | None:
         return [float(v) for v in values]
     if not all(isinstance(v, list) for v in values) or len({len(v) for v in values}) != 1:
         return None
-    varying = [i for i in range(len(values[0])) if len({json.dumps(v[i]) for v in values}) > 1]
+    varying = _varying(values)
     xs = []
     for v in values:
         picked = {json.dumps(v[i]) for i in varying}
@@ -117,6 +136,17 @@ def _xs(values: list[Any]) -> list[float] | None:
             return None
         xs.append(float(v[varying[0]]))
     return xs
+
+
+ORDINALS = ("start player", "second player", "third player", "fourth player", "fifth player", "sixth player")
+
+
+def _sweep_name(option: str, values: list[Any]) -> str:
+    if option != HANDICAP:
+        return option
+    seats = _varying(values)
+    names = [ORDINALS[i] if i < len(ORDINALS) else f"seat {i}" for i in seats]
+    return f"the {' and '.join(names)}'s handicap (points)"
 
 
 def sweeps(s: StudyAnalysis, min_values: int = 3) -> list[Sweep]:
@@ -149,7 +179,7 @@ def sweeps_of(
             n = members[0][0].n_players
             fit = crossing(xv, yv, cluster, 1 / n)
             label = f"{n} players, {members[0][0].lineup}"
-            name = "handicap (points of the seat that varies)" if option == HANDICAP else option
+            name = _sweep_name(option, [_raw(c, option) for c in group])
             found.append(Sweep(name, label, tuple((c.id, x) for c, x in members), fit))
     return found
 

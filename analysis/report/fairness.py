@@ -22,8 +22,9 @@ def _fix_row(s: StudyAnalysis, f: CellFix) -> list[object]:
     played = "—"
     if f.confirm_cell is not None and f.confirm_advantage is not None:
         a, lo, hi = f.confirm_advantage
-        played = f"{s.short(f.confirm_cell)}: {_points(a, lo, hi)} → {f.reading}"
-    return [f.cell.name, "; ".join(seats), str(list(f.comp.whole())), played]
+        agree = "agrees with" if f.agrees else "differs from"
+        played = f"{s.short(f.confirm_cell)}: {_points(a, lo, hi)} → {f.reading}; {agree} the prediction"
+    return [f.cell.name, "; ".join(seats), str(list(f.comp.whole())), f"{100 * f.predicted:+.1f}", played]
 
 
 def _points(a: float, lo: float, hi: float) -> str:
@@ -62,7 +63,9 @@ def fairness_section(doc: Doc, s: StudyAnalysis) -> None:
             "every game (equal handicapped scores fall to the game's tie-break), with a 95% deal-level "
             "bootstrap interval. A rule can only add whole points; a cell of the study played with that "
             "handicap confirms the fix (its start-player advantage within the practical threshold) or "
-            "refutes it."
+            "refutes it. The predicted advantage is what the recorded scores give under that whole-point "
+            "handicap had nobody played differently; the played cell agrees with it when its interval holds "
+            "it (a disagreement means the agents play differently with the handicap)."
         )
         for f in fixes:
             doc.para(f"{f.cell.name}: {describe(f.comp, s.game, f.cell.n_players, f.reading)}.")
@@ -71,6 +74,7 @@ def fairness_section(doc: Doc, s: StudyAnalysis) -> None:
                 "cell",
                 "fair handicap, points [95% CI]",
                 "as a rule",
+                "predicted advantage with it, points",
                 "played with it: advantage, points → reading",
             ],
             [_fix_row(s, f) for f in fixes],

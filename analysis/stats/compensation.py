@@ -194,7 +194,8 @@ def describe(c: Compensation, game: str, n_players: int, reading: str = "not pla
         if n_players == 2 and point < 0:  # the same rule, said as points to the start player
             name, point, lo, hi, whole = ORDINALS[0], -point, -hi, -lo, -whole
         fair = f"fair at {point:+.1f} [{lo:+.1f}, {hi:+.1f}]"
-        parts.append(f"the {name} {whole:+d} points ({fair})")
+        unit = "point" if abs(whole) == 1 else "points"
+        parts.append(f"the {name} {whole:+d} {unit} ({fair})")
     verb = "is" if reading == "confirmed" else "should be"
     tail = {
         "confirmed": "confirmed by play",
