@@ -180,4 +180,90 @@ mod tests {
             assert_eq!(coin(json!({"p": [0.6, 0.4], "handicap": null}), agent), base);
         }
     }
+
+    /// One decision of player 0: `SAFE` wins 1–0 for sure; `RISKY` wins 5–0 or loses 0–1 at
+    /// even odds. Unhandicapped, safe is worth a win; with 2 points to player 1 it always loses
+    /// (1 against 2) and risky wins half the time (5 against 2): search must see the handicap.
+    #[derive(Debug, Clone)]
+    struct Gamble {
+        scores: Option<Vec<i64>>,
+        rng: crate::rng::Rng,
+    }
+
+    const SAFE: u8 = 0;
+
+    impl Game for Gamble {
+        type Action = u8;
+        type Variant = ();
+        const NAME: &'static str = "gamble";
+        const RULES_VERSION: u32 = 1;
+        const MIN_PLAYERS: usize = 2;
+        const MAX_PLAYERS: usize = 2;
+        fn variant_schema() -> Vec<OptionSpec> {
+            Vec::new()
+        }
+        fn parse_variant(_: &Value, _: usize, _: &crate::options::Files) -> Result<()> {
+            Ok(())
+        }
+        fn new(_: &(), _: usize, deal: crate::rng::Rng) -> Self {
+            Gamble { scores: None, rng: deal }
+        }
+        fn n_players(&self) -> usize {
+            2
+        }
+        fn decision(&self) -> crate::game::Decision {
+            crate::game::Decision::one(0)
+        }
+        fn is_terminal(&self) -> bool {
+            self.scores.is_some()
+        }
+        fn action_kinds(&self, _: usize) -> u32 {
+            1
+        }
+        fn legal_actions(&self, _: usize, _: Option<u32>, out: &mut Vec<u8>) {
+            out.extend([SAFE, 1]);
+        }
+        fn apply(&mut self, _: usize, a: u8) {
+            let lucky = crate::rng::below(&mut self.rng, 2) == 0;
+            self.scores = Some(match (a, lucky) {
+                (SAFE, _) => vec![1, 0],
+                (_, true) => vec![5, 0],
+                (_, false) => vec![0, 1],
+            });
+        }
+        fn scores(&self) -> Vec<i64> {
+            self.scores.clone().unwrap_or(vec![0, 0])
+        }
+        fn seat(&self, p: usize) -> usize {
+            p
+        }
+        fn turns(&self) -> u32 {
+            0
+        }
+        fn determinize(&self, _: usize, rng: &mut crate::rng::Rng) -> Self {
+            Gamble { scores: self.scores.clone(), rng: crate::rng::child(rng) }
+        }
+        fn observation(&self, _: usize) -> Value {
+            json!(self.scores)
+        }
+    }
+
+    impl crate::game::Evaluate for Gamble {
+        fn greedy_value(&self, _: usize, _: &u8) -> f64 {
+            0.0
+        }
+    }
+
+    #[test]
+    fn search_values_handicapped_outcomes() {
+        let pick = |spec: &str, h: &Handicap| {
+            let g = Gamble::new(&(), 2, crate::rng::deal_rng(1, 1));
+            let mut a = crate::agents::AgentSpec::parse(spec).unwrap().build::<Gamble>().unwrap();
+            a.choose(&crate::game::View::with_handicap(&g, 0, h), &mut crate::rng::agent_rng(1, 1, 0))
+        };
+        for spec in ["mcts:iters=200", "mcts1:iters=200"] {
+            assert_eq!(pick(spec, &ZERO), SAFE, "{spec} without a handicap");
+            assert_ne!(pick(spec, &Handicap::from_points(&[0, 2])), SAFE, "{spec} with 2 points to player 1");
+        }
+    }
 }
