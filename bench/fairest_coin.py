@@ -1,13 +1,15 @@
 """`balancelab fairest` on coin, whose fair setting is known: coverage over replications.
 
-Each replication writes a coin study (2 players, random agents, paired seats, its own seed) whose
-candidates are `first` = 0.30, 0.35, ..., 0.70 (the start player's win probability; fair at
-exactly 0.5) and runs the real `balancelab fairest` on it (run directory, rounds, manifest) with a
-local Ray started once. Per replication: whether the fitted crossing's 95% interval holds 0.5,
-whether 0.5 is among the settings left in the race, whether the fairest one named is 0.5, and the
-games spent. With `--optuna-reps N` it also runs Optuna's TPE sampler on the same space (each
-trial a fixed batch of games at one value, played directly with rust_core; settled when the best
-value has not changed for `--patience` trials) to compare the games each needs.
+The target: the fair value lies within the interval fairest reports (the range of the settings left
+in the race) in at least 95% of the replications. Each replication writes a coin study (2 players,
+random agents, paired seats, its own seed) whose candidates are `first` = 0.30, 0.35, ..., 0.70 (the
+start player's win probability; fair at exactly 0.5) and runs the real `balancelab fairest` on it
+(run directory, rounds, manifest) with a local Ray started once. Per replication: whether the fitted
+crossing's 95% interval holds 0.5, whether 0.5 is among the settings left in the race, whether the
+fairest one named is 0.5, and the games spent. With `--optuna-reps N` it also runs Optuna's TPE
+sampler on the same space (each trial a fixed batch of games at one value, played directly with
+rust_core; settled when the best value has not changed for `--patience` trials) to compare the games
+each needs.
 
     python bench/fairest_coin.py [--reps 100] [--games 200] [--optuna-reps 20]
 

@@ -179,7 +179,8 @@ def test_fairest_on_coin_finds_the_fair_value(tmp_path: Path, ray_local: None):
     status = {c["label"]: c["status"] for c in last["candidates"]}
     assert status["first=0.5"] == "in"
     assert status["first=0.3"] == status["first=0.7"] == "out (worse)"
-    assert last["crossing"]["lo"] <= 0.5 <= last["crossing"]["hi"]
+    assert last["crossing"]["left_lo"] <= 0.5 <= last["crossing"]["left_hi"]
+    assert last["crossing"]["left_hi"] - last["crossing"]["left_lo"] < 0.4  # some were shown worse
     games = {c["label"]: c["games"] for c in last["candidates"]}
     assert games["first=0.5"] > games["first=0.3"]  # games went where the answer was
     report = (out / "report" / "report.md").read_text()
