@@ -118,12 +118,23 @@ def _crossing(o: Outcomes, weights: np.ndarray, h: np.ndarray, seat: int) -> flo
     """The handicap of ``seat`` (others fixed) where its win share crosses 1/n, interpolated."""
     n = o.scores.shape[1]
     target = 1 / n
-    spread = float(np.ptp(o.scores)) + 1 + float(np.abs(h).max())
-    lo, hi = -int(np.ceil(spread)), int(np.ceil(spread))  # share(lo) <= target <= share(hi)
+    limit = int(np.ceil(float(np.ptp(o.scores)) + 1 + float(np.abs(h).max())))  # share(-limit) = 0
+    guess, step = int(np.floor(h[seat])), 2
+    lo, hi = max(guess - step, -limit), min(guess + step + 1, limit)
     f_lo, f_hi = _seat_share(o, weights, h, seat, lo), _seat_share(o, weights, h, seat, hi)
+    while f_lo >= target and lo > -limit:  # widen around the current value until it brackets
+        step *= 2
+        hi, f_hi = lo, f_lo
+        lo = max(guess - step, -limit)
+        f_lo = _seat_share(o, weights, h, seat, lo)
+    while f_hi < target and hi < limit:
+        step *= 2
+        lo, f_lo = hi, f_hi
+        hi = min(guess + step + 1, limit)
+        f_hi = _seat_share(o, weights, h, seat, hi)
     if f_lo >= target:
         return float(lo)
-    if f_hi <= target:
+    if f_hi < target:
         return float(hi)
     while hi - lo > 1:  # invariant: f(lo) < target <= f(hi)
         mid = (lo + hi) // 2
