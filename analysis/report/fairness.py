@@ -5,13 +5,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..fairness import CellFix, cell_fixes, sweeps
+from ..content import Finding
+from ..fairness import CellFix, Sweep, cell_fixes, sweeps
 from ..model import StudyAnalysis
 from ..stats.compensation import describe
 from ..stats.practical import SHORT
 from .doc import Doc
 
-__all__ = ["fairness_section"]
+__all__ = ["fairness_findings", "fairness_section"]
 
 
 def _fix_row(s: StudyAnalysis, f: CellFix) -> list[object]:
@@ -48,10 +49,30 @@ def _fairest(doc: Doc, s: StudyAnalysis) -> None:
     )
 
 
-def fairness_section(doc: Doc, s: StudyAnalysis) -> None:
+def _first_up(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def fairness_findings(s: StudyAnalysis, fixes: list[CellFix], found: list[Sweep]) -> list[Finding]:
+    """The verdict block's lines on the fix: each cell's compensation in words, each sweep's answer."""
+    out = [
+        Finding(
+            f"Fix for {f.cell.name}", _first_up(describe(f.comp, s.game, f.cell.n_players, f.reading)) + "."
+        )
+        for f in fixes
+    ]
+    out += [
+        Finding(f"Sweep of {w.option} ({w.label})", _first_up(w.fit.words(w.option)) + ".") for w in found
+    ]
+    return out
+
+
+def fairness_section(
+    doc: Doc, s: StudyAnalysis, fixes: list[CellFix] | None = None, found: list[Sweep] | None = None
+) -> None:
     """Compensation per cell (in words and a table), confirmations, sweeps, and the fairest search."""
-    fixes = cell_fixes(s)
-    found = sweeps(s)
+    fixes = cell_fixes(s) if fixes is None else fixes
+    found = sweeps(s) if found is None else found
     has_fairest = any("fairest" in r for r in s.manifest.get("precision_rounds") or [])
     if not fixes and not found and not has_fairest:
         return
