@@ -36,6 +36,7 @@ examples:
   balancelab replay titania --seed 1 --game-index 0 --agents greedy random --variant board=my_board.txt
   balancelab report runs/alhambra-dirk              # again into runs/alhambra-dirk/report/
   balancelab report runs/alhambra-dirk --report-dir reports/alhambra-dirk   # the committed example
+  balancelab fairest my-sweep.toml --games 400 --max-games 20000   # race candidate settings to the fairest
   balancelab strength runs/alhambra-strength runs/alhambra-strength-1000 runs/alhambra-strength-3000
 """
 
@@ -100,7 +101,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action=_Version)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
-    for add in (_add_run, _add_studies, _add_replay, _add_report, _add_strength):
+    for add in (_add_run, _add_studies, _add_replay, _add_report, _add_strength, _add_fairest):
         add(sub)
     return parser
 
@@ -261,6 +262,43 @@ def _add_strength(sub: Any) -> None:
     strength.set_defaults(func=cmd_strength)
 
 
+def _add_fairest(sub: Any) -> None:
+    """``balancelab fairest``."""
+    fairest = sub.add_parser(
+        "fairest",
+        help="race a study's candidate settings to the fairest one (adaptive games, resumable)",
+        description="Every cell of the study is a candidate setting (its named variants and option values, "
+        "e.g. grid.options.dirk_tiles = [0, 1, 2, 3] or { from = 0, to = 6, step = 1 }). Round by round, "
+        "the candidates whose start-player advantage interval lies wholly farther from fair than the best "
+        "one's are dropped and the rest get twice the games, until one is left, all left are within the "
+        "practical threshold, or --max-games. Played through the normal run directory (OUT/data, "
+        "manifest.json): running it again continues. Prints the fairest settings with intervals, and "
+        "the report has the race per candidate (games, advantage, turns, ties, score spread).",
+    )
+    fairest.add_argument("study", help="path of a study TOML file, or the name of a built-in study")
+    fairest.add_argument("--out", type=Path, help="output directory (default: runs/<study name>-fairest)")
+    fairest.add_argument(
+        "--games", type=_positive, help="first-round games per candidate (default: the study's)"
+    )
+    fairest.add_argument(
+        "--max-games",
+        type=_positive,
+        help="at most this many games per candidate (default: 64 x the first round)",
+    )
+    fairest.add_argument(
+        "--threshold", type=_fraction, help="practical threshold (default: the study's, else 0.01 = 1 point)"
+    )
+    fairest.add_argument("--workers", type=_positive, help="parallel tasks (default: all local CPUs)")
+    fairest.add_argument("--address", help="Ray cluster to join, HOST:PORT (default: start a local Ray)")
+    fairest.add_argument("--no-progress", action="store_true", help="no progress bar")
+    fairest.add_argument("--no-report", action="store_true", help="do not write the report at the end")
+    fairest.add_argument(
+        "--report-dir", type=Path, metavar="DIR", help="write the report here (default: OUT/report)"
+    )
+    fairest.add_argument("--quiet", action="store_true", help="print only errors and the result line")
+    fairest.set_defaults(func=cmd_fairest)
+
+
 #: Longest error line printed (a message quoting a huge input is cut).
 MAX_MESSAGE = 2000
 
@@ -409,6 +447,56 @@ def closing_line(
     speed = f", {rate:,.0f} games/s while playing" if rate else ""
     earlier = f"; {plural(total, 'game')} in all" if total != played else ""
     return f"{name}: {plural(played, 'game')} played into {out} in {wall:.1f} s{speed}{earlier}"
+
+
+def cmd_fairest(args: argparse.Namespace) -> int:
+    import functools
+
+    from analysis.fairest import fairest_round  # the CLI wires the analysis into the runner
+    from rundir import RunFormatError, RunWriteError
+
+    from . import manifest
+    from .cluster import RayUnavailable
+    from .runner import DirectoryBusy, RunOptionError, run_study
+    from .sink import UnreadableData
+
+    try:
+        study = study_mod.load_study(args.study, args.games)
+    except ValueError as exc:
+        return fail(str(exc))
+    if len(study.cells) < 2:
+        return fail(
+            f"{args.study}: fairest needs at least 2 candidate cells, the study has {len(study.cells)}"
+        )
+    first = max(c.games for c in study.cells)
+    cap = args.max_games or 64 * first
+    if cap < first:
+        return fail(f"--max-games: must be at least the first round's {first} games, got {cap}")
+    threshold = args.threshold or study.practical_threshold or 0.01
+    out = args.out or Path("runs") / f"{study.name}-fairest"
+    decide = functools.partial(fairest_round, threshold=threshold, max_games=cap)
+    try:
+        man = run_study(
+            study, out, workers=args.workers, address=args.address, quiet=args.quiet,
+            progress=not (args.no_progress or args.quiet), max_games=cap, fairest_round=decide,
+        )  # fmt: skip
+    except (
+        manifest.ManifestMismatch,
+        DirectoryBusy,
+        study_mod.StudyError,
+        RunOptionError,
+        RunFormatError,
+    ) as exc:
+        return fail(str(exc))
+    except (RunWriteError, UnreadableData) as exc:
+        return fail_run(f"{exc}; the batches written so far are kept")
+    except RayUnavailable as exc:
+        return fail_run(str(exc))
+    rounds = [r["fairest"] for r in man.precision_rounds if "fairest" in r]
+    print(rounds[-1]["line"] if rounds else f"{study.name}: no round decided")
+    if args.no_report:
+        return 0
+    return write_report(out, args.report_dir, args.quiet)
 
 
 def cmd_studies(args: argparse.Namespace) -> int:

@@ -138,6 +138,16 @@ def grow(study: Study, widths: dict[str, float], target: float, max_games: int) 
     return replace(study, cells=cells) if grew else None
 
 
+class FairestStep(Protocol):
+    """The next round of a ``fairest`` search (``analysis.fairest.FairestStep``): the games per
+    cell id that grow, whether the race is settled, one line, and the record for the manifest."""
+
+    games: Mapping[str, int]
+    settled: bool
+    line: str
+    record: Mapping[str, Any]
+
+
 class LadderStep(Protocol):
     """A ladder study's next precision round (``analysis.precision.LadderRound``): the games per
     cell id that grow, whether every verdict is settled, the round's cost, and the closing line."""
@@ -171,6 +181,9 @@ class RunConfig:
     #: advantage of a run directory, and a ladder study's next round.
     halfwidths: Callable[[Path], Mapping[str, float]] | None = None
     ladder_round: Callable[[Path, float, float, float], LadderStep] | None = None
+    #: ``balancelab fairest``: the racing decision after every round (``analysis.fairest``); with
+    #: it, rounds continue (without ``precision``) until it says the race is settled.
+    fairest_round: Callable[[Path], FairestStep] | None = None
 
 
 def run_study(study: Study, out: Path, **options: Any) -> Manifest:
@@ -294,7 +307,8 @@ def _play(
                 played += stats.games
                 _account(man, stats, base_done, study)
             manifest.write(out, man)
-            grown = _next_round(study, out, man, cfg, cap) if cfg.precision is not None else None
+            more = cfg.precision is not None or cfg.fairest_round is not None
+            grown = _next_round(study, out, man, cfg, cap) if more else None
             if grown is None:
                 break
             study = grown
@@ -321,7 +335,9 @@ def _account(man: Manifest, stats: Any, base_done: int, study: Study) -> None:
 
 
 def _next_round(study: Study, out: Path, man: Manifest, cfg: RunConfig, cap: int) -> Study | None:
-    """The study grown for the next precision round, or ``None`` when done."""
+    """The study grown for the next precision (or ``fairest``) round, or ``None`` when done."""
+    if cfg.fairest_round is not None:
+        return _next_fairest_round(study, out, man, cfg, cap)
     assert cfg.precision is not None
     if study.ladder:
         return _next_ladder_round(study, out, man, cfg, cap)
@@ -343,6 +359,23 @@ def _next_round(study: Study, out: Path, man: Manifest, cfg: RunConfig, cap: int
         f"playing up to {max(c.games for c in grown.cells)} games per cell",
     )
     return grown
+
+
+def _next_fairest_round(study: Study, out: Path, man: Manifest, cfg: RunConfig, cap: int) -> Study | None:
+    """A ``fairest`` search's next round: the cells still in the race grow (``cfg.fairest_round``)."""
+    assert cfg.fairest_round is not None
+    r = cfg.fairest_round(out)
+    man.precision_rounds.append({"games": {c.id: c.games for c in study.cells}, "fairest": dict(r.record)})
+    cells = [
+        replace(c, games=games_for(min(r.games[c.id], cap), c.n_players, study.pair_seats))
+        if c.id in r.games and r.games[c.id] > c.games
+        else c
+        for c in study.cells
+    ]
+    _say(cfg.quiet, r.line)
+    if r.settled or cells == study.cells:
+        return None
+    return replace(study, cells=cells)
 
 
 #: Core-hours of a ladder run with --precision when --max-core-hours is not given.

@@ -84,6 +84,8 @@ def slug(value: Any) -> str:
         text = "default"
     elif isinstance(value, list):
         text = "_".join(slug(v) for v in value)
+    elif isinstance(value, int | float) and value < 0:
+        text = f"m{-value}"  # -1 -> m1: a sign would be stripped (and -1 would read as 1)
     else:
         text = str(value)
     text = re.sub(r"[^A-Za-z0-9_-]+", "-", text).strip("-")
@@ -301,7 +303,8 @@ class _Options:
 
     def __init__(self, game: str, source: str, base: Path) -> None:
         self.game, self.source, self.base = game, source, base
-        self.names = [o["name"] for o in rust_core.variant_schema(game)]
+        own = [o["name"] for o in rust_core.variant_schema(game)]
+        self.names = own + [o["name"] for o in rust_core.contract_options()]  # e.g. handicap
         self.paths = path_options(game)
 
     def _known(self, source: str, field_name: str, key: str) -> None:
@@ -326,12 +329,17 @@ class _Options:
                 )
         return resolve_paths(self.game, overrides, Path.cwd(), "--variant")
 
-    def axes(self, raw: dict[str, list[Any]]) -> tuple[list[tuple[str, list[Any]]], dict[str, list[Any]]]:
+    def axes(
+        self, raw: Mapping[str, list[Any] | study_file.RangeTable]
+    ) -> tuple[list[tuple[str, list[Any]]], dict[str, list[Any]]]:
         """``grid.options`` as (option, values) axes, and the values as written (for ids and labels)."""
         axes: list[tuple[str, list[Any]]] = []
         shown: dict[str, list[Any]] = {}
-        for key, values in raw.items():
+        for key, given in raw.items():
             self._known(self.source, f"grid.options.{key}", key)
+            values = (
+                given if isinstance(given, list) else expand_range(self.source, f"grid.options.{key}", given)
+            )
             for i, v in enumerate(values):
                 check_value(self.source, f"grid.options.{key}[{i}]", v)
             shown[key] = values
@@ -342,6 +350,24 @@ class _Options:
                 ]
             axes.append((key, values))
         return axes, shown
+
+
+#: Most values a numeric range of ``grid.options`` may expand into.
+MAX_RANGE_VALUES = 1000
+
+
+def expand_range(source: str, where: str, r: study_file.RangeTable) -> list[Any]:
+    """The values of ``{ from, to, step }``: integers when all three are whole numbers."""
+    if r.to < r.start:
+        raise StudyError(source, where, f"'to' ({r.to:g}) must not be below 'from' ({r.start:g})")
+    count = math.floor((r.to - r.start) / r.step + 1e-9) + 1
+    if count > MAX_RANGE_VALUES:
+        raise StudyError(
+            source, where, f"expands into {count:,} values; at most {MAX_RANGE_VALUES:,} are allowed"
+        )
+    whole = all(float(v).is_integer() for v in (r.start, r.to, r.step))
+    values = [r.start + i * r.step for i in range(count)]
+    return [int(v) for v in values] if whole else [round(v, 10) for v in values]
 
 
 #: (agent or agents, own games, field, the named variants it plays: None = all).

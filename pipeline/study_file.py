@@ -61,6 +61,20 @@ Rung = Annotated[
     Union[Annotated[str, Tag("spec")], Annotated[RungTable, Tag("table")]],
     Discriminator(lambda v: "table" if isinstance(v, dict) else "spec"),
 ]
+
+
+class RangeTable(_Model):
+    """``{ from = 0, to = 6, step = 1 }``: a numeric option's values from ``from`` to ``to``."""
+
+    start: Annotated[float, Field(alias="from", allow_inf_nan=False)]
+    to: Annotated[float, Field(allow_inf_nan=False)]
+    step: Annotated[float, Field(gt=0, allow_inf_nan=False)]
+
+
+OptionValues = Annotated[
+    Union[Annotated[list[Any], Field(min_length=1), Tag("specs")], Annotated[RangeTable, Tag("table")]],
+    Discriminator(lambda v: "table" if isinstance(v, dict) else "specs"),
+]
 VariantName = Annotated[str, Field(pattern=NAME_PATTERN)]
 Options = dict[str, Any]
 
@@ -72,7 +86,7 @@ class Grid(_Model):
     agents: list[Lineup] | None = None
     ladder: Annotated[list[Rung], Field(min_length=2)] | None = None
     variants: Annotated[dict[VariantName, Options], Field(min_length=1)] | None = None
-    options: dict[str, Annotated[list[Any], Field(min_length=1)]] = Field(default_factory=dict)
+    options: dict[str, OptionValues] = Field(default_factory=dict)
 
 
 class StudyFile(_Model):
@@ -134,7 +148,10 @@ def expectations(agents: list[str]) -> dict[str, str]:
         "grid.variants": "a non-empty table of named variants, e.g. no_dirk = { dirk = false }",
         "grid.variants.*": f"a table of variant options named with {NAME_RULE}",
         "grid.options": "a table of option = [values]",
-        "grid.options.*": "a non-empty array of values",
+        "grid.options.*": "a non-empty array of values, or a numeric range { from = 0, to = 6, step = 1 }",
+        "grid.options.*.from": "a number",
+        "grid.options.*.to": "a number",
+        "grid.options.*.step": "a positive number",
     }
 
 
@@ -183,6 +200,8 @@ def validate(data: Any, agents: list[str]) -> StudyFile:
         field_name, _ = _path(loc)
         parent = _path(loc[:-1])[1]
         allowed = {"": TOP_KEYS, "grid": GRID_KEYS}.get(parent)
+        if allowed is None and parent.startswith("grid.options"):
+            allowed = ("from", "to", "step")
         if allowed is None:
             allowed = ("agent", "games") if parent.startswith("grid.ladder") else ("agents", "games")
         raise StudyShapeError(field_name, f"unknown field; allowed: {', '.join(allowed)}")

@@ -46,6 +46,7 @@ TINY: dict[str, tuple[dict[str, str], list[str]]] = {
     "pipeline_scaling.py": ({}, ["--games", "400", "--calibrate-games", "50"]),
     "calibrate_trend.py": ({}, ["--reps", "2"]),
     "switch_screen.py": ({"GAME": "taluva"}, ["--deals", "2", "--players", "2"]),
+    "fairest_coin.py": ({}, ["--reps", "1", "--games", "20", "--max-games", "40", "--optuna-reps", "1"]),
 }
 
 

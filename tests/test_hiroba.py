@@ -27,6 +27,7 @@ COMMON = [
     "seat",
     "agent",
     "score",
+    "tiebreak",
     "rank",
     "win",
     "turns",

@@ -6,6 +6,7 @@ import html
 import pathlib
 from string import Template
 
+from ..fairness import cell_fixes, sweeps
 from ..findings import scope, verdict
 from ..games import section
 from ..model import StudyAnalysis
@@ -13,6 +14,7 @@ from ..study import analyse
 from ..switches import switch_sections
 from . import methods, sections
 from .doc import Doc
+from .fairness import fairness_findings, fairness_section
 from .skill import ladder_section
 from .strength import strength_section
 from .style import cell_colours
@@ -28,11 +30,13 @@ def build(s: StudyAnalysis, out: pathlib.Path) -> Doc:
     doc.heading(f"balancelab report: {s.name}", 1)
     if s.description:
         doc.para(s.description, "subtitle")
-    doc.verdict(verdict(s), scope(s))
+    fixes, found = (cell_fixes(s), sweeps(s)) if s.advantage.height else ([], [])
+    doc.verdict(verdict(s) + fairness_findings(s, fixes, found), scope(s))
     for w in s.warnings:
         doc.para(w, "warning")
     if s.advantage.height:
         sections.advantage(doc, s)
+        fairness_section(doc, s, fixes, found)
         ladder_section(doc, s)
         sections.skill(doc, s)
         sections.comparisons(doc, s)

@@ -22,6 +22,7 @@
 //! tile, then build).
 
 use crate::error::Result;
+use crate::handicap::{self, Handicap};
 use crate::options::{Files, OptionSpec};
 use crate::rng::Rng;
 use serde_json::Value;
@@ -225,13 +226,23 @@ impl<G: Game + Evaluate + Record> Engine for G {}
 pub struct View<'a, G: Game> {
     state: &'a G,
     player: usize,
+    /// The per-seat score handicap of the game being played (public: a rule).
+    handicap: &'a Handicap,
 }
 
 impl<'a, G: Game> View<'a, G> {
     /// The view of acting `player`.
     pub fn new(state: &'a G, player: usize) -> Self {
+        Self::with_handicap(state, player, &handicap::ZERO)
+    }
+    /// The view of acting `player` in a game played with a score `handicap`.
+    pub fn with_handicap(state: &'a G, player: usize, handicap: &'a Handicap) -> Self {
         debug_assert!(state.decision().acting & (1 << player) != 0, "player {player} does not act now");
-        View { state, player }
+        View { state, player, handicap }
+    }
+    /// The score handicap of the game (zero for most games): search must value outcomes with it.
+    pub fn handicap(&self) -> &Handicap {
+        self.handicap
     }
     pub fn player(&self) -> usize {
         self.player

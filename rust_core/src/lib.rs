@@ -12,6 +12,7 @@ pub mod conformance;
 pub mod error;
 pub mod game;
 pub mod games;
+pub mod handicap;
 pub mod options;
 pub mod registry;
 pub mod rng;

@@ -60,6 +60,12 @@ pub fn variant_schema(game: &str) -> Result<Vec<Value>> {
     with_game!(game, G => Ok(G::variant_schema().iter().map(|o| o.to_json()).collect()))
 }
 
+/// The options every game accepts besides its own (the score handicap) as JSON, like
+/// [`variant_schema`].
+pub fn contract_options() -> Vec<Value> {
+    vec![crate::handicap::option_spec().to_json()]
+}
+
 /// Game-specific output columns: (name, description, nullable).
 pub fn metric_columns(game: &str) -> Result<Vec<(String, String, bool)>> {
     with_game!(game, G => Ok(G::metric_specs()
@@ -101,13 +107,15 @@ pub fn normalize_variant(game: &str, variant: &Value, files: &Files, n_players: 
                 max: G::MAX_PLAYERS,
             });
         }
-        G::parse_variant(variant, n_players, files)?;
+        let (variant, handicap) = crate::handicap::split(variant, n_players)?;
+        G::parse_variant(&variant, n_players, files)?;
         let mut options = serde_json::Map::new();
         for spec in G::variant_schema() {
             let given = variant.get(spec.name).filter(|v| !v.is_null());
             options.insert(spec.name.to_string(), given.cloned().unwrap_or(spec.default));
         }
-        Ok(G::normalize_variant(Value::Object(options), n_players))
+        let options = G::normalize_variant(Value::Object(options), n_players);
+        Ok(crate::handicap::restore(options, &handicap, n_players))
     })
 }
 

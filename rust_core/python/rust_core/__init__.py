@@ -40,6 +40,7 @@ __all__ = [
     "titania",
     "validate",
     "variant_schema",
+    "contract_options",
 ]
 __version__: str = _native.__version__
 
@@ -83,6 +84,12 @@ def variant_schema(game: str) -> list[dict[str, Any]]:
     """Every variant option of ``game``: ``name``, ``default``, ``allowed``, ``description`` and
     ``path`` (true if the value is a file path, e.g. Hiroba's ``tiles``)."""
     return json.loads(_native.variant_schema(game))
+
+
+def contract_options() -> list[dict[str, Any]]:
+    """The options every game accepts besides its own (as :func:`variant_schema` gives them): the
+    per-seat score ``handicap`` (one integer per player in turn order, added to the final score)."""
+    return json.loads(_native.contract_options())
 
 
 def metric_columns(game: str) -> list[dict[str, Any]]:

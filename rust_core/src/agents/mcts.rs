@@ -56,7 +56,8 @@
 use super::greedy::GreedyAgent;
 use super::random::RandomAgent;
 use super::Agent;
-use crate::game::{ranks_and_wins, Evaluate, Game, View, MAX_SEATS};
+use crate::game::{Evaluate, Game, View, MAX_SEATS};
+use crate::handicap::Handicap;
 use crate::rng::{below, Rng};
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
@@ -183,6 +184,9 @@ pub struct MctsAgent<G: Game> {
     since: Option<Vec<(usize, G::Action)>>,
     random: RandomAgent<G>,
     greedy: GreedyAgent<G>,
+    /// The game's score handicap (from the view of the last search): rollouts value
+    /// handicapped outcomes.
+    handicap: Handicap,
 }
 
 impl<G: Evaluate> MctsAgent<G> {
@@ -204,6 +208,7 @@ impl<G: Evaluate> MctsAgent<G> {
             since: Some(Vec::with_capacity(16)),
             random: RandomAgent::default(),
             greedy: GreedyAgent::default(),
+            handicap: Handicap::default(),
         }
     }
 
@@ -408,7 +413,8 @@ impl<G: Evaluate> MctsAgent<G> {
     fn rollout(&mut self, state: &mut G, rng: &mut Rng) -> Vec<f64> {
         let mut moves = 0;
         while !state.is_terminal() {
-            if self.cfg.depth > 0 && moves >= self.cfg.depth {
+            // The game's estimate knows nothing of a handicap: with one, rollouts play to the end.
+            if self.cfg.depth > 0 && moves >= self.cfg.depth && self.handicap.is_zero() {
                 if let Some(estimate) = state.win_estimate() {
                     return estimate;
                 }
@@ -431,7 +437,7 @@ impl<G: Evaluate> MctsAgent<G> {
             }
             moves += 1;
         }
-        ranks_and_wins(&state.scores(), &state.tiebreaks()).1
+        self.handicap.wins(&*state)
     }
 
     /// The node a built `node` leads to when `player` takes `action` at a turn, if searched.
@@ -622,6 +628,7 @@ impl<G: Evaluate> Agent<G> for MctsAgent<G> {
         if self.legal.len() == 1 {
             return self.legal[0];
         }
+        self.handicap = *view.handicap();
         self.reroot(view);
         self.kept = true;
         let mut simultaneous = false;

@@ -17,7 +17,8 @@ use super::greedy::{best_index, GreedyAgent};
 use super::mcts::{MctsConfig, Rollout};
 use super::random::RandomAgent;
 use super::Agent;
-use crate::game::{ranks_and_wins, Evaluate, Game, View};
+use crate::game::{Evaluate, Game, View};
+use crate::handicap::Handicap;
 use crate::rng::Rng;
 
 const NONE: u32 = u32::MAX;
@@ -43,6 +44,8 @@ pub struct Mcts1Agent<G: Game> {
     values: Vec<f64>,
     random: RandomAgent<G>,
     greedy: GreedyAgent<G>,
+    /// The game's score handicap (from the view of the last search).
+    handicap: Handicap,
 }
 
 impl<G: Evaluate> Mcts1Agent<G> {
@@ -56,6 +59,7 @@ impl<G: Evaluate> Mcts1Agent<G> {
             values: Vec::with_capacity(256),
             random: RandomAgent::default(),
             greedy: GreedyAgent::default(),
+            handicap: Handicap::default(),
         }
     }
 
@@ -146,7 +150,8 @@ impl<G: Evaluate> Mcts1Agent<G> {
     fn rollout(&mut self, state: &mut G, rng: &mut Rng) -> Vec<f64> {
         let mut moves = 0;
         while !state.is_terminal() {
-            if self.cfg.depth > 0 && moves >= self.cfg.depth {
+            // The game's estimate knows nothing of a handicap: with one, rollouts play to the end.
+            if self.cfg.depth > 0 && moves >= self.cfg.depth && self.handicap.is_zero() {
                 if let Some(estimate) = state.win_estimate() {
                     return estimate;
                 }
@@ -160,7 +165,7 @@ impl<G: Evaluate> Mcts1Agent<G> {
             state.apply(p, a);
             moves += 1;
         }
-        ranks_and_wins(&state.scores(), &state.tiebreaks()).1
+        self.handicap.wins(&*state)
     }
 }
 
@@ -171,6 +176,7 @@ impl<G: Evaluate> Agent<G> for Mcts1Agent<G> {
         if self.legal.len() == 1 {
             return self.legal[0];
         }
+        self.handicap = *view.handicap();
         self.nodes.clear();
         self.nodes.push(Node {
             action: None,

@@ -8,7 +8,8 @@
 use crate::agents::Agent;
 use crate::agents::AgentSpec;
 use crate::error::{Error, Result};
-use crate::game::{ranks_and_wins, Engine, MetricSpec, View, MAX_SEATS};
+use crate::game::{Engine, MetricSpec, View, MAX_SEATS};
+use crate::handicap::{self, Handicap};
 use crate::options::Files;
 use crate::rng::{agent_rng, deal_rng, Rng};
 use serde_json::{json, Value};
@@ -22,7 +23,10 @@ pub struct Columns {
     pub seat: Vec<i32>,
     /// Index into `agent_names`.
     pub agent: Vec<u32>,
+    /// Final score plus the seat's handicap (the score that ranks).
     pub score: Vec<i64>,
+    /// The game's tie-break key (compared only between equal scores).
+    pub tiebreak: Vec<i64>,
     pub rank: Vec<i32>,
     pub win: Vec<f64>,
     pub turns: Vec<i32>,
@@ -58,6 +62,8 @@ impl BatchSpec {
 pub struct Setup<G: Engine> {
     pub variant: G::Variant,
     pub agents: Vec<AgentSpec>,
+    /// The variant's per-seat score handicap (option `handicap`, see [`crate::handicap`]).
+    pub handicap: Handicap,
 }
 
 impl<G: Engine> Setup<G> {
@@ -73,8 +79,9 @@ impl<G: Engine> Setup<G> {
             });
         }
         let agents = agents.iter().map(|a| AgentSpec::parse(a)).collect::<Result<Vec<_>>>()?;
-        let variant = G::parse_variant(variant, n, files)?;
-        Ok(Setup { variant, agents })
+        let (variant, handicap) = handicap::split(variant, n)?;
+        let variant = G::parse_variant(&variant, n, files)?;
+        Ok(Setup { variant, agents, handicap })
     }
 
     /// Deal index and the agent at each dealt position for game `index`.
@@ -126,7 +133,7 @@ impl<G: Engine> Setup<G> {
             if !d.is_simultaneous() {
                 let q = d.first();
                 let rng = rngs[q].as_mut().expect("one stream per position");
-                let action = agents[who[q]].choose(&View::new(&state, q), rng);
+                let action = agents[who[q]].choose(&View::with_handicap(&state, q, &self.handicap), rng);
                 on_action(&mut state, q, &action);
                 state.apply(q, action);
                 for agent in agents.iter_mut() {
@@ -137,7 +144,7 @@ impl<G: Engine> Setup<G> {
             choices.clear();
             for q in d.players() {
                 let rng = rngs[q].as_mut().expect("one stream per position");
-                choices.push((q, agents[who[q]].choose(&View::new(&state, q), rng)));
+                choices.push((q, agents[who[q]].choose(&View::with_handicap(&state, q, &self.handicap), rng)));
             }
             for &(q, action) in &choices {
                 on_action(&mut state, q, &action);
@@ -170,8 +177,8 @@ pub fn simulate<G: Engine>(spec: &BatchSpec, start: u64, count: u64) -> Result<C
     let mut agents = setup.build_agents()?;
     for index in start..start + count {
         let (state, who, deal_index) = setup.play(&mut agents, seed, index, pair_seats, false, |_, _, _| {})?;
-        let scores = state.scores();
-        let (ranks, wins) = ranks_and_wins(&scores, &state.tiebreaks());
+        let (scores, ranks, wins) = setup.handicap.outcome(&state);
+        let tiebreaks = state.tiebreaks();
         // Rows in agent-list order (player = index into `agents`).
         let mut position = [0usize; MAX_SEATS];
         for (q, &p) in who.iter().enumerate() {
@@ -184,6 +191,7 @@ pub fn simulate<G: Engine>(spec: &BatchSpec, start: u64, count: u64) -> Result<C
             c.seat.push(state.seat(q) as i32);
             c.agent.push(who[q] as u32);
             c.score.push(scores[q]);
+            c.tiebreak.push(tiebreaks[q]);
             c.rank.push(ranks[q] as i32);
             c.win.push(wins[q]);
             c.turns.push(state.turns() as i32);
@@ -224,8 +232,8 @@ pub fn replay<G: Engine>(spec: &BatchSpec, index: u64) -> Result<Value> {
         events.push(e);
     })?;
     events.extend(state.take_log());
-    let scores = state.scores();
-    let (ranks, wins) = ranks_and_wins(&scores, &state.tiebreaks());
+    let (scores, ranks, wins) = setup.handicap.outcome(&state);
+    let tiebreaks = state.tiebreaks();
     let mut metrics = Vec::new();
     let players: Vec<Value> = (0..who.len())
         .map(|q| {
@@ -233,7 +241,7 @@ pub fn replay<G: Engine>(spec: &BatchSpec, index: u64) -> Result<Value> {
             state.metrics(q, &mut metrics);
             let mut row = json!({
                 "player": who[q], "agent": agents[who[q]], "position": q, "seat": state.seat(q),
-                "score": scores[q], "rank": ranks[q], "win": wins[q],
+                "score": scores[q], "tiebreak": tiebreaks[q], "rank": ranks[q], "win": wins[q],
             });
             for (spec, v) in G::metric_specs().iter().zip(&metrics) {
                 row[spec.name] = json!(v);

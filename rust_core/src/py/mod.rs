@@ -80,6 +80,12 @@ fn variant_schema(game: &str) -> PyResult<String> {
     Ok(serde_json::Value::Array(schema).to_string())
 }
 
+/// JSON list of the options every game accepts besides its own (the score handicap).
+#[pyfunction]
+fn contract_options() -> String {
+    serde_json::Value::Array(registry::contract_options()).to_string()
+}
+
 /// JSON list of the game-specific output columns.
 #[pyfunction]
 fn metric_columns(game: &str) -> PyResult<Vec<(String, String, bool)>> {
@@ -143,7 +149,8 @@ fn to_batch(game: &str, c: Columns) -> Result<RecordBatch, arrow_schema::ArrowEr
         field("player", DataType::Int32, false, "index into the agent list"),
         field("seat", DataType::Int32, false, "turn-order position, 0 = start player"),
         field("agent", DataType::Utf8, false, "agent spec as given"),
-        field("score", DataType::Int64, false, "final score"),
+        field("score", DataType::Int64, false, "final score (plus the seat's handicap, if any)"),
+        field("tiebreak", DataType::Int64, false, "the game's tie-break key, compared between equal scores"),
         field("rank", DataType::Int32, false, "1 = best, ties share"),
         field("win", DataType::Float64, false, "1/k for a k-way tie for first, else 0"),
         field("turns", DataType::Int32, false, "completed turns in the game"),
@@ -163,6 +170,7 @@ fn to_batch(game: &str, c: Columns) -> Result<RecordBatch, arrow_schema::ArrowEr
         Arc::new(Int32Array::from(c.seat)),
         Arc::new(StringArray::from(c.agent.iter().map(|&a| c.agent_names[a as usize].as_str()).collect::<Vec<_>>())),
         Arc::new(Int64Array::from(c.score)),
+        Arc::new(Int64Array::from(c.tiebreak)),
         Arc::new(Int32Array::from(c.rank)),
         Arc::new(Float64Array::from(c.win)),
         Arc::new(Int32Array::from(c.turns)),
@@ -219,6 +227,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(agents, m)?)?;
     m.add_function(wrap_pyfunction!(variant_schema, m)?)?;
     m.add_function(wrap_pyfunction!(metric_columns, m)?)?;
+    m.add_function(wrap_pyfunction!(contract_options, m)?)?;
     m.add_function(wrap_pyfunction!(validate, m)?)?;
     m.add_function(wrap_pyfunction!(normalize_variant, m)?)?;
     m.add_function(wrap_pyfunction!(simulate, m)?)?;

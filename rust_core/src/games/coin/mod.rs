@@ -54,6 +54,13 @@ fn schema() -> Vec<OptionSpec> {
             path: false,
         },
         OptionSpec {
+            name: "first",
+            default: Value::Null,
+            allowed: "number 0..=1, or null (use `p`); not together with `p`",
+            description: "Win probability of the start player (seat 0) when the game is not a tie; the other seats share the rest equally (fair at 1/players).",
+            path: false,
+        },
+        OptionSpec {
             name: "tie",
             default: json!(0.0),
             allowed: "number 0..=1",
@@ -82,8 +89,16 @@ fn parse(value: &Value, n: usize) -> Result<Variant> {
     let schema = schema();
     let o = Options::new("coin", value, &schema)?;
     let tie = o.float_in("tie", 0.0, 0.0, 1.0)?;
+    let first = match o.raw("first") {
+        Some(v) if o.raw("p").is_some() => return Err(o.bad("first", v)),
+        Some(_) => Some(o.float_in("first", 0.0, 0.0, 1.0)?),
+        None => None,
+    };
     let p = match o.raw("p") {
-        None => vec![1.0 / n as f64; n],
+        None => match first {
+            Some(f) => std::iter::once(f).chain(std::iter::repeat_n((1.0 - f) / (n - 1) as f64, n - 1)).collect(),
+            None => vec![1.0 / n as f64; n],
+        },
         Some(v) => {
             let items = v.as_array().filter(|a| a.len() == n).ok_or_else(|| o.bad("p", v))?;
             let p: Vec<f64> = items

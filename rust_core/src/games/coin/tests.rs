@@ -27,6 +27,9 @@ fn parses_options_and_rejects_bad_values() {
     assert!(parse(&json!({"p": [1.5, -0.5]}), 2).is_err(), "each within 0..=1");
     assert!(parse(&json!({"tie": 2}), 2).is_err());
     assert!(parse(&json!({"q": 1}), 2).is_err(), "unknown option");
+    assert_eq!(parse(&json!({"first": 0.4}), 3).unwrap().p, vec![0.4, 0.3, 0.3]);
+    assert!(parse(&json!({"first": 0.4, "p": [0.5, 0.5]}), 2).is_err(), "not with p");
+    assert!(parse(&json!({"first": 1.5}), 2).is_err());
 }
 
 #[test]

@@ -1,0 +1,227 @@
+"""Compensation in points: the per-seat score handicap that equalises the seats' win shares.
+
+From the recorded final scores and tie-break keys of a cell, the win share of every seat under a
+handicap ``h`` (points added to each turn-order seat's score) is recomputed game by game as the
+game ranks: the highest handicapped score wins, equal handicapped scores fall to the recorded
+tie-break, players equal in both share the win. A seat's win share only grows with its own
+handicap, so the fair handicap of a seat is where its share crosses ``1/n``: found by bisection
+over whole points and read between the two whole points around the crossing by linear
+interpolation (so 1.4 means "between 1 and 2, nearer 1"); with 3+ players a fractional handicap
+of the other seats is read the same way (multilinear interpolation between whole points). The
+start player's handicap is 0; with 3+ players the seats are solved in turn until no handicap
+moves (Gauss–Seidel).
+
+The interval is a deal-level bootstrap (:func:`scipy.stats.bootstrap`, percentile method): deals
+(with paired seats, the games sharing a deal; else games) are resampled with replacement, as
+game-count weights.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import polars as pl
+from scipy.stats import bootstrap
+
+from .intervals import ALPHA
+
+__all__ = ["Compensation", "Outcomes", "compensation", "fair_handicap", "outcomes", "win_shares"]
+
+#: Bootstrap resamples (percentile intervals).
+RESAMPLES = 400
+#: Gauss–Seidel sweeps at most (3+ players), and the change (points) that ends them.
+SWEEPS = 30
+SETTLED = 1e-3
+
+
+@dataclass(frozen=True)
+class Outcomes:
+    """A cell's games as arrays: ``scores`` and ``tiebreaks`` (games x seats, without any handicap
+    the cell was played with) and ``deal`` (a deal number 0..D-1 per game)."""
+
+    scores: np.ndarray
+    tiebreaks: np.ndarray
+    deal: np.ndarray
+
+    @property
+    def n_deals(self) -> int:
+        return int(self.deal.max()) + 1 if self.deal.size else 0
+
+
+@dataclass(frozen=True)
+class Compensation:
+    """Handicap per seat (points, seat 0 = 0) that equalises win shares, with a 95% interval."""
+
+    points: tuple[float, ...]
+    lo: tuple[float, ...]
+    hi: tuple[float, ...]
+    n_deals: int
+
+    def whole(self) -> tuple[int, ...]:
+        """The handicap in whole points (a rule can only add whole points)."""
+        return tuple(int(np.floor(p + 0.5)) for p in self.points)
+
+
+def outcomes(rows: pl.DataFrame, handicap: list[int] | None = None, *, paired: bool) -> Outcomes:
+    """The games of a cell's rows; ``handicap`` (the cell's, by seat) is taken off the scores."""
+    n = int(rows["seat"].max()) + 1  # type: ignore[arg-type]
+    tb = rows["tiebreak"] if "tiebreak" in rows.columns else pl.Series("tiebreak", [0] * rows.height)
+    r = rows.select("game_index", "deal_index", "seat", "score").with_columns(tiebreak=tb)
+    if handicap:
+        r = r.with_columns(pl.col("score") - pl.col("seat").replace_strict(list(range(n)), handicap))
+    r = r.sort("game_index", "seat")
+    games = r.height // n
+    scores = r["score"].to_numpy().reshape(games, n).astype(float)
+    ties = r["tiebreak"].to_numpy().reshape(games, n).astype(float)
+    key = r["deal_index" if paired else "game_index"].to_numpy().reshape(games, n)[:, 0]
+    _, deal = np.unique(key, return_inverse=True)
+    return Outcomes(scores, ties, deal.astype(np.int64))
+
+
+def win_shares(scores: np.ndarray, tiebreaks: np.ndarray, handicap: np.ndarray) -> np.ndarray:
+    """Games x seats win shares under ``handicap`` (points by seat), ranked as the game ranks."""
+    adjusted = scores + handicap[None, :]
+    top = adjusted == adjusted.max(axis=1, keepdims=True)
+    keys = np.where(top, tiebreaks, -np.inf)
+    win = top & (keys == keys.max(axis=1, keepdims=True))
+    return win / win.sum(axis=1, keepdims=True)
+
+
+def _mean_shares(o: Outcomes, weights: np.ndarray, h: np.ndarray) -> np.ndarray:
+    """Mean win share per seat under ``h``; a fractional handicap is read between the whole points
+    around it (multilinear interpolation over the seats with a fraction), as the crossing is."""
+    base = np.floor(h)
+    frac = h - base
+    parts = [i for i in range(h.size) if frac[i] > 1e-12]
+    total = np.zeros(h.size)
+    for corner in itertools.product((0, 1), repeat=len(parts)):
+        trial = base.copy()
+        weight = 1.0
+        for i, up in zip(parts, corner, strict=True):
+            trial[i] += up
+            weight *= frac[i] if up else 1 - frac[i]
+        shares = win_shares(o.scores, o.tiebreaks, trial)
+        total += weight * np.average(shares, axis=0, weights=weights)
+    return total
+
+
+def _seat_share(o: Outcomes, weights: np.ndarray, h: np.ndarray, seat: int, x: float) -> float:
+    trial = h.copy()
+    trial[seat] = x
+    return float(_mean_shares(o, weights, trial)[seat])
+
+
+def _crossing(o: Outcomes, weights: np.ndarray, h: np.ndarray, seat: int) -> float:
+    """The handicap of ``seat`` (others fixed) where its win share crosses 1/n, interpolated."""
+    n = o.scores.shape[1]
+    target = 1 / n
+    limit = int(np.ceil(float(np.ptp(o.scores)) + 1 + float(np.abs(h).max())))  # share(-limit) = 0
+    guess, step = int(np.floor(h[seat])), 2
+    lo, hi = max(guess - step, -limit), min(guess + step + 1, limit)
+    f_lo, f_hi = _seat_share(o, weights, h, seat, lo), _seat_share(o, weights, h, seat, hi)
+    while f_lo >= target and lo > -limit:  # widen around the current value until it brackets
+        step *= 2
+        hi, f_hi = lo, f_lo
+        lo = max(guess - step, -limit)
+        f_lo = _seat_share(o, weights, h, seat, lo)
+    while f_hi < target and hi < limit:
+        step *= 2
+        lo, f_lo = hi, f_hi
+        hi = min(guess + step + 1, limit)
+        f_hi = _seat_share(o, weights, h, seat, hi)
+    if f_lo >= target:
+        return float(lo)
+    if f_hi < target:
+        return float(hi)
+    while hi - lo > 1:  # invariant: f(lo) < target <= f(hi)
+        mid = (lo + hi) // 2
+        f_mid = _seat_share(o, weights, h, seat, mid)
+        if f_mid < target:
+            lo, f_lo = mid, f_mid
+        else:
+            hi, f_hi = mid, f_mid
+    return lo + (target - f_lo) / (f_hi - f_lo)
+
+
+def fair_handicap(
+    o: Outcomes, weights: np.ndarray | None = None, start: np.ndarray | None = None
+) -> np.ndarray:
+    """Points per seat (seat 0: 0) that equalise the (weighted) win shares of every seat."""
+    n = o.scores.shape[1]
+    w = np.ones(o.scores.shape[0]) if weights is None else weights
+    h = np.zeros(n) if start is None else start.astype(float).copy()
+    for _ in range(SWEEPS if n > 2 else 1):
+        before = h.copy()
+        for seat in range(1, n):
+            h[seat] = _crossing(o, w, h, seat)
+        if np.abs(h - before).max() < SETTLED:
+            break
+    return h
+
+
+def compensation(
+    o: Outcomes, *, alpha: float = ALPHA, resamples: int = RESAMPLES, seed: int = 0
+) -> Compensation:
+    """The fair handicap of every seat with a deal-level bootstrap interval."""
+    point = fair_handicap(o)
+    per_game = o.deal
+
+    def stat(deals: np.ndarray) -> np.ndarray:
+        counts = np.bincount(deals.astype(np.int64), minlength=o.n_deals)
+        return fair_handicap(o, counts[per_game].astype(float), point)[1:]
+
+    res = bootstrap(
+        (np.arange(o.n_deals),),
+        stat,
+        vectorized=False,
+        n_resamples=resamples,
+        confidence_level=1 - alpha,
+        method="percentile",
+        rng=np.random.default_rng(seed),
+    )
+    lo = np.atleast_1d(res.confidence_interval.low)
+    hi = np.atleast_1d(res.confidence_interval.high)
+    return Compensation(
+        tuple(float(x) for x in point),
+        (0.0, *(float(x) for x in lo)),
+        (0.0, *(float(x) for x in hi)),
+        o.n_deals,
+    )
+
+
+ORDINALS = ("start player", "second player", "third player", "fourth player", "fifth player", "sixth player")
+
+
+def describe(c: Compensation, game: str, n_players: int, reading: str = "not played") -> str:
+    """In words, e.g. "give the second player +2 points (fair at +1.6 [+1.1, +2.2]) and 2-player
+    Hiroba is fair at this skill level (confirmed by play)"; ``reading``: the confirmation cell's."""
+    parts = []
+    for s in range(1, n_players):
+        name = ORDINALS[s] if s < len(ORDINALS) else f"seat {s}"
+        point, lo, hi, whole = c.points[s], c.lo[s], c.hi[s], c.whole()[s]
+        if n_players == 2 and point < 0:  # the same rule, said as points to the start player
+            name, point, lo, hi, whole = ORDINALS[0], -point, -hi, -lo, -whole
+        fair = f"fair at {point:+.1f} [{lo:+.1f}, {hi:+.1f}]"
+        unit = "point" if abs(whole) == 1 else "points"
+        parts.append(f"the {name} {whole:+d} {unit} ({fair})")
+    verb = "is" if reading == "confirmed" else "should be"
+    tail = {
+        "confirmed": "confirmed by play",
+        "refuted": "but play with it refutes this",
+        "not settled": "play with it has not settled it yet",
+    }.get(reading, "an estimate from the scores, not yet played")
+    who = f"{n_players}-player {game.capitalize()}"
+    return f"give {'; '.join(parts)} and {who} {verb} fair at this skill level ({tail})"
+
+
+def as_dict(c: Compensation) -> dict[str, Any]:
+    return {
+        "points": list(c.points),
+        "lo": list(c.lo),
+        "hi": list(c.hi),
+        "whole": list(c.whole()),
+        "deals": c.n_deals,
+    }

@@ -1,0 +1,190 @@
+"""From diagnosis to fix: the score handicap rule, compensation in points, sweeps, `fairest`."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+import pytest
+
+import rust_core
+from analysis.stats.compensation import Outcomes, compensation, describe, fair_handicap, outcomes, win_shares
+from analysis.stats.sweep import crossing
+from pipeline.cli import main
+from pipeline.study import StudyError, parse_text
+
+
+def _table(game: str, variant: dict[str, object], agents: list[str], games: int = 12) -> pl.DataFrame:
+    batch = rust_core.simulate(game, variant, agents, 5, 0, games, pair_seats=True)
+    return pl.from_arrow(batch)  # type: ignore[return-value]
+
+
+# --- the rule ---------------------------------------------------------------------------------
+
+
+def test_zero_handicap_reproduces_the_rows_exactly():
+    for agents in (["greedy", "greedy"], ["mcts:iters=8", "greedy"]):
+        base = _table("hiroba", {}, agents)
+        assert base.equals(_table("hiroba", {"handicap": [0, 0]}, agents))
+        assert base.equals(_table("hiroba", {"handicap": None}, agents))
+
+
+def test_handicap_adds_points_and_reranks_with_the_tiebreak():
+    base = _table("hiroba", {}, ["greedy", "greedy"], 40)
+    h = _table("hiroba", {"handicap": [0, 3]}, ["greedy", "greedy"], 40)
+    assert (h["score"] - base["score"]).to_list() == [3 * s for s in base["seat"]]  # greedy ignores it
+    o = outcomes(base, paired=True)
+    shares = win_shares(o.scores, o.tiebreaks, np.array([0.0, 3.0]))
+    recorded = h.sort("game_index", "seat")["win"].to_numpy().reshape(-1, 2)
+    assert np.array_equal(shares, recorded)
+    assert not np.array_equal(win_shares(o.scores, o.tiebreaks, np.zeros(2)), recorded)  # winners changed
+
+
+def test_hand_made_outcomes_rank_as_the_game_does():
+    scores = np.array([[10.0, 8.0], [10.0, 8.0], [10.0, 8.0]])
+    ties = np.array([[0.0, 1.0], [1.0, 0.0], [0.0, 0.0]])
+    got = win_shares(scores, ties, np.array([0.0, 2.0]))
+    assert got.tolist() == [[0.0, 1.0], [1.0, 0.0], [0.5, 0.5]]  # equal scores: tie-break, then shared
+    assert win_shares(scores, ties, np.array([0.0, 1.0]))[:, 0].tolist() == [1.0, 1.0, 1.0]
+
+
+def test_bad_handicap_is_refused_naming_the_option():
+    for bad in ([0, 1, 2], [0, 1.5], "2", [0, 5000]):
+        with pytest.raises(ValueError, match="handicap"):
+            rust_core.validate("coin", {"handicap": bad}, ["random", "random"])
+    assert [o["name"] for o in rust_core.contract_options()] == ["handicap"]
+    assert rust_core.normalize_variant("coin", {"handicap": [0, 0]}, 2) == rust_core.normalize_variant(
+        "coin", {}, 2
+    )
+
+
+# --- compensation -----------------------------------------------------------------------------
+
+
+def _synthetic(shift: list[int], games: int, seed: int) -> Outcomes:
+    rng = np.random.default_rng(seed)
+    scores = rng.integers(0, 21, size=(games, len(shift))) + np.array(shift)
+    return Outcomes(scores.astype(float), np.zeros_like(scores, dtype=float), np.arange(games) // 2)
+
+
+def test_bootstrap_compensation_recovers_a_known_shift():
+    c = compensation(_synthetic([3, 0], 4000, 1), resamples=200)
+    assert abs(c.points[1] - 3) < 0.5
+    assert c.lo[1] <= 3 <= c.hi[1] and c.hi[1] - c.lo[1] < 1.5
+    assert c.whole() == (0, 3)
+    assert "the second player +3 points" in describe(c, "coin", 2)
+    assert "the start player +3 points" in describe(
+        compensation(_synthetic([0, 3], 4000, 2), resamples=50), "coin", 2
+    )
+
+
+def test_three_player_compensation_equalises_every_seat():
+    o = _synthetic([4, 2, 0], 6000, 3)
+    h = fair_handicap(o)
+    assert np.allclose(h, [0, 2, 4], atol=0.6)
+    shares = win_shares(o.scores, o.tiebreaks, np.round(h)).mean(axis=0)
+    assert np.allclose(shares, 1 / 3, atol=0.03)
+
+
+# --- sweeps -----------------------------------------------------------------------------------
+
+
+def test_sweep_crossing_on_synthetic_data():
+    rng = np.random.default_rng(4)
+    x = np.repeat(np.arange(5.0), 3000)
+    y = (rng.random(x.size) < 0.3 + 0.1 * x).astype(float)
+    fit = crossing(x, y, np.arange(x.size), 0.5)
+    assert fit.lo <= 2 <= fit.hi and fit.hi - fit.lo < 0.5 and fit.in_range
+    assert "fair at" in fit.words("k")
+    far = crossing(x[x < 1.5], y[x < 1.5], np.arange(int((x < 1.5).sum())), 0.5)
+    assert not far.in_range and "never fair between 0 and 1" in far.words("k")
+    flat = crossing(x, (rng.random(x.size) < 0.3).astype(float), np.arange(x.size), 0.5)
+    assert not flat.settled or not flat.in_range
+
+
+# --- study fields -----------------------------------------------------------------------------
+
+COIN = """\
+name = "coin-race"
+game = "coin"
+seed = 3
+games_per_cell = {games}
+pair_seats = true
+practical_threshold = 0.03
+[grid]
+players = [2]
+agents = ["random"]
+[grid.options]
+first = {first}
+"""
+
+
+def test_a_numeric_range_expands_into_cells():
+    study = parse_text(COIN.format(games=10, first="{ from = 0.3, to = 0.7, step = 0.1 }"), "s.toml")
+    assert [c.variant["first"] for c in study.cells] == [0.3, 0.4, 0.5, 0.6, 0.7]
+    text = COIN.format(games=10, first="[0.5]").replace(
+        "first = [0.5]", "moves = { from = 1, to = 3, step = 1 }"
+    )
+    assert [c.variant["moves"] for c in parse_text(text, "s.toml").cells] == [1, 2, 3]  # whole numbers
+
+
+@pytest.mark.parametrize(
+    ("first", "says"),
+    [
+        ("{ from = 0.7, to = 0.3, step = 0.1 }", "grid.options.first: 'to' (0.3) must not be below"),
+        ("{ from = 0.3, to = 0.7, step = 0 }", "grid.options.first.step: must be a positive number"),
+        (
+            "{ from = 0.3, to = 0.7, step = 0.1, stride = 1 }",
+            "grid.options.first.stride: unknown field; allowed: from, to, step",
+        ),
+        ("{ from = 0, to = 1, step = 0.0001 }", "expands into 10,001 values"),
+    ],
+)
+def test_bad_ranges_give_one_line_errors(first: str, says: str):
+    with pytest.raises(StudyError) as err:
+        parse_text(COIN.format(games=10, first=first), "s.toml")
+    assert says in str(err.value) and "\n" not in str(err.value)
+
+
+def test_a_bad_handicap_cell_names_the_field(tmp_path: Path, capsys: pytest.CaptureFixture[str]):
+    path = tmp_path / "s.toml"
+    path.write_text(COIN.format(games=10, first="[0.5]").replace("first = [0.5]", "handicap = [[0, 1, 2]]"))
+    assert main(["run", str(path), "--out", str(tmp_path / "out")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("balancelab: error:") and "handicap" in err and "\n" not in err
+    assert not (tmp_path / "out").exists()
+
+
+def test_fairest_needs_two_candidates(tmp_path: Path, capsys: pytest.CaptureFixture[str]):
+    path = tmp_path / "s.toml"
+    path.write_text(COIN.format(games=10, first="[0.5]"))
+    assert main(["fairest", str(path), "--out", str(tmp_path / "out")]) == 2
+    assert "at least 2 candidate cells" in capsys.readouterr().err
+
+
+# --- fairest on coin --------------------------------------------------------------------------
+
+
+def test_fairest_on_coin_finds_the_fair_value(tmp_path: Path, ray_local: None):
+    path = tmp_path / "coin.toml"
+    path.write_text(COIN.format(games=400, first="{ from = 0.3, to = 0.7, step = 0.1 }"))
+    out = tmp_path / "run"
+    args = ["fairest", str(path), "--out", str(out), "--max-games", "6400", "--no-progress", "--quiet"]
+    assert main(args) == 0
+    manifest = json.loads((out / "manifest.json").read_text())
+    rounds = [r["fairest"] for r in manifest["precision_rounds"] if "fairest" in r]
+    last = rounds[-1]
+    status = {c["label"]: c["status"] for c in last["candidates"]}
+    assert status["first=0.5"] == "in"
+    assert status["first=0.3"] == status["first=0.7"] == "out (worse)"
+    assert last["crossing"]["left_lo"] <= 0.5 <= last["crossing"]["left_hi"]
+    assert last["crossing"]["left_hi"] - last["crossing"]["left_lo"] < 0.4  # some were shown worse
+    games = {c["label"]: c["games"] for c in last["candidates"]}
+    assert games["first=0.5"] > games["first=0.3"]  # games went where the answer was
+    report = (out / "report" / "report.md").read_text()
+    assert "From diagnosis to fix" in report and "Fairest settings" in report
+    assert main(args) == 0  # resumes: nothing left to play, same answer
+    again = json.loads((out / "manifest.json").read_text())
+    assert again["games_done"] == manifest["games_done"]
