@@ -31,7 +31,10 @@ def build(s: StudyAnalysis, out: pathlib.Path) -> Doc:
     if s.description:
         doc.para(s.description, "subtitle")
     fixes, found = (cell_fixes(s), sweeps(s)) if s.advantage.height else ([], [])
-    doc.verdict(verdict(s) + fairness_findings(s, fixes, found), scope(s))
+    fix = fairness_findings(s, fixes, found)
+    # A study that plays fixes (a handicap, a sweep) asks for the fix first.
+    asks = bool(found) or any(c.variant.get("handicap") for c in s.info)
+    doc.verdict(fix + verdict(s) if asks else verdict(s) + fix, scope(s))
     for w in s.warnings:
         doc.para(w, "warning")
     if s.advantage.height:

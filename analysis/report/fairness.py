@@ -54,7 +54,11 @@ def _first_up(text: str) -> str:
 
 
 def fairness_findings(s: StudyAnalysis, fixes: list[CellFix], found: list[Sweep]) -> list[Finding]:
-    """The verdict block's lines on the fix: each cell's compensation in words, each sweep's answer."""
+    """The verdict block's lines on the fix: each cell's compensation in words, each sweep's answer;
+    for a ``fairest`` run only the race's answer (the rest is in the section)."""
+    rounds = [r["fairest"] for r in s.manifest.get("precision_rounds") or [] if "fairest" in r]
+    if rounds:
+        return [Finding("Fairest setting", _first_up(str(rounds[-1].get("line", ""))) + ".")]
     out = [
         Finding(
             f"Fix for {f.cell.name}", _first_up(describe(f.comp, s.game, f.cell.n_players, f.reading)) + "."

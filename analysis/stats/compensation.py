@@ -206,7 +206,7 @@ def describe(c: Compensation, game: str, n_players: int, reading: str = "not pla
             name, point, lo, hi, whole = ORDINALS[0], -point, -hi, -lo, -whole
         fair = f"fair at {point:+.1f} [{lo:+.1f}, {hi:+.1f}]"
         unit = "point" if abs(whole) == 1 else "points"
-        parts.append(f"the {name} {whole:+d} {unit} ({fair})")
+        parts.append(f"the {name} {whole:+d} {unit} ({fair})" if whole else f"the {name} nothing ({fair})")
     verb = "is" if reading == "confirmed" else "should be"
     tail = {
         "confirmed": "confirmed by play",
