@@ -527,6 +527,14 @@ def _add_atlas(sub: Any) -> None:
         "--report-dir", type=Path, metavar="DIR", help="write the atlas page here (default: OUT/report)"
     )
     atlas.add_argument("--no-report", action="store_true", help="do not write the pages")
+    atlas.add_argument(
+        "--allow-partial",
+        action="store_true",
+        help="write the pages over what is played so far (each page says so)",
+    )
+    atlas.add_argument(
+        "--report-only", action="store_true", help="write the pages from the runs as they are; play nothing"
+    )
     atlas.add_argument("--workers", type=_positive, help="parallel tasks (default: all CPUs)")
     atlas.add_argument("--address", help="Ray cluster to join, HOST:PORT (default: $RAY_ADDRESS, else local)")
     atlas.add_argument("--no-progress", action="store_true", help="no progress bar")
@@ -538,11 +546,13 @@ def cmd_atlas(args: argparse.Namespace) -> int:
     """Plan (from measured cost), run every game, then write each game's report and the atlas page."""
     from analysis import precision as measured
 
-    from .atlas import AtlasError, atlas_studies, calibrate, format_plan, plan_atlas
-    from .atlas_run import AtlasRun, read_state, run_atlas
+    from .atlas import COSTS, AtlasError, atlas_studies, calibrate, format_plan, plan_atlas, read_costs
+    from .atlas_run import AtlasRun, run_atlas
 
     try:
         studies = atlas_studies(args.games)
+        if args.report_only:
+            return _atlas_pages(studies, args, read_costs(args.out / COSTS))
         costs = calibrate(studies, args.out, quiet=args.quiet or args.plan)
         plan = plan_atlas(studies, costs, args.core_hours * 3600)
     except (AtlasError, study_mod.StudyError) as exc:
@@ -557,20 +567,36 @@ def cmd_atlas(args: argparse.Namespace) -> int:
         "progress": not (args.no_progress or args.quiet),
         "quiet": args.quiet,
     }
-    status = _run_atlas(
-        studies, args, plan, costs, AtlasRun(options, measured.ladder_round, args.quiet), run_atlas
-    )
+    how = AtlasRun(options, measured.ladder_round, args.quiet)
+    status = _run_atlas(studies, args, plan, costs, how, run_atlas)
     if status != 0 or args.no_report:
         return status
-    from analysis.atlas import write_atlas
+    return _atlas_pages(studies, args, costs)
+
+
+def _atlas_pages(studies: Any, args: argparse.Namespace, costs: Any) -> int:
+    """Every game's full report into DIR/<game>/, then the atlas page into DIR."""
+    from analysis.report.atlas import write_atlas
+
+    from .atlas import seconds_per_game
+    from .atlas_run import read_state
 
     target = args.report_dir or args.out / "report"
     dirs = {s.game: args.out / s.game for s in studies}
+    for study in studies:
+        if not (dirs[study.game] / "manifest.json").exists():
+            return fail(f"{dirs[study.game]}: no manifest.json; run the atlas first (without --report-only)")
     for game, run_dir in dirs.items():
-        status = write_report(run_dir, target / game, quiet=True)
+        status = write_report(run_dir, target / game, quiet=True, allow_partial=args.allow_partial)
         if status != 0:
             return status
-    page = write_atlas(dirs, target, read_state(args.out), costs)
+    cost = {}
+    for s in studies:
+        try:
+            cost[s.game] = seconds_per_game(s, costs)
+        except study_mod.StudyError:  # never calibrated (--report-only): no core-hours estimates
+            cost[s.game] = {}
+    page = write_atlas(dirs, target, read_state(args.out), cost)
     print(f"atlas: {page}")
     return 0
 
