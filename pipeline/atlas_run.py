@@ -2,8 +2,10 @@
 
 Each game is an ordinary run directory, so an interrupted atlas continues where it stopped with the
 same command: the first round's sizes come from the recorded calibration (``OUT/costs.json``) and
-the budget, and are therefore the same again; the precision rounds get what is left of their share,
-counted from the games the directory holds beyond the first round at their measured cost. Every
+the budget, and are therefore the same again; a game's precision rounds that ended (settled, or its
+share spent) are recorded and not run again for the same plan, and rounds cut short get what is
+left of their share, counted from the games the directory holds beyond the first round at their
+measured cost. Every
 invocation's core-seconds are appended to ``OUT/atlas.json`` (with the plan), which the atlas page
 reads for the budget it spent and the cost of what would settle the rest.
 """
@@ -13,7 +15,7 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -37,6 +39,8 @@ class AtlasRun:
     options: dict[str, Any]
     ladder_round: Callable[..., Any] | None = None
     quiet: bool = False
+    #: False: first rounds only (``--first-round-only``); the page says what more would settle.
+    refine: bool = True
 
 
 def read_state(out: Path) -> dict[str, Any]:
@@ -68,6 +72,15 @@ def refine_left(
     return max(share - spent, 0.0)
 
 
+def _kept(study: Study, man: Manifest | None) -> Study:
+    """``study`` with every cell at least as large as the directory planned it (precision rounds
+    grow cells beyond the first round): games lost from disk are played again, never dropped."""
+    if man is None:
+        return study
+    before = {c.id: c.games for c in man.study.cells}
+    return replace(study, cells=[replace(c, games=max(c.games, before.get(c.id, 0))) for c in study.cells])
+
+
 def _record(state: dict[str, Any], game: str, phase: str, man: Manifest) -> None:
     state.setdefault("spent", []).append(
         {
@@ -87,20 +100,22 @@ def run_atlas(
     """Plays every game's first round, then its precision rounds within its share of
     ``plan.refine_s`` (what earlier games left over passes on); returns game → run directory."""
     state = read_state(out)
-    state["plan"] = plan.to_dict()
+    if state.get("plan") != plan.to_dict():  # another plan: its precision rounds are still to run
+        state["plan"], state["refined"] = plan.to_dict(), []
     _write_state(out, state)
     dirs: dict[str, Path] = {}
     refine_pool = plan.refine_s
     for i, study in enumerate(studies):
         target = out / study.game
         dirs[study.game] = target
-        first = planned_study(study, plan.game(study.game))
+        first = _kept(planned_study(study, plan.game(study.game)), read_manifest(target))
         man = run_study(first, target, **how.options)
         _record(state, study.game, "first round", man)
         _write_state(out, state)
         share = refine_pool / (len(studies) - i)
         left = refine_left(study, plan, read_manifest(target), costs, share)
-        if study.ladder and how.ladder_round is not None and left > 1.0:
+        done = study.game in state.get("refined", [])
+        if study.ladder and how.ladder_round is not None and how.refine and left > 1.0 and not done:
             if not how.quiet:
                 print(f"{study.name}: precision rounds, up to {left / 3600:.3f} core-hours", file=sys.stderr)
             man = run_study(
@@ -112,6 +127,7 @@ def run_atlas(
                 ladder_round=how.ladder_round,
             )
             _record(state, study.game, "precision rounds", man)
+            state.setdefault("refined", []).append(study.game)  # ended: settled or its share spent
             _write_state(out, state)
         spent = share - refine_left(study, plan, read_manifest(target), costs, share)
         refine_pool = max(refine_pool - spent, 0.0)

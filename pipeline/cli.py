@@ -521,6 +521,11 @@ def _add_atlas(sub: Any) -> None:
     )
     atlas.add_argument("--plan", action="store_true", help="print the plan and its cost; play nothing")
     atlas.add_argument(
+        "--first-round-only",
+        action="store_true",
+        help="play the planned first rounds only, no precision rounds (a run short of wall time)",
+    )
+    atlas.add_argument(
         "--out", type=Path, default=Path("runs/atlas"), help="output directory (default: runs/atlas)"
     )
     atlas.add_argument(
@@ -567,7 +572,7 @@ def cmd_atlas(args: argparse.Namespace) -> int:
         "progress": not (args.no_progress or args.quiet),
         "quiet": args.quiet,
     }
-    how = AtlasRun(options, measured.ladder_round, args.quiet)
+    how = AtlasRun(options, measured.ladder_round, args.quiet, refine=not args.first_round_only)
     status = _run_atlas(studies, args, plan, costs, how, run_atlas)
     if status != 0 or args.no_report:
         return status

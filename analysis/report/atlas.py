@@ -216,15 +216,27 @@ def _limits(doc: Doc, games: list[GameAtlas], out: pathlib.Path) -> None:
         "play may change them."
     )
     for g in games:
+        doc.heading(g.game, 3)
         rules = ROOT / "rust_core" / "src" / "games" / g.game / "RULES.md"
         inside = ROOT in out.resolve().parents
         where = _rel(rules, out.resolve()) if inside else str(rules.relative_to(ROOT))
-        lines = [*g.scope, f"Rule readings: {where}.", f"Study: {g.description}"]
-        lines += [describe(a) for a in g.rungs]
-        lines += g.notes
-        doc.heading(g.game, 3)
+        lines = [*g.scope, f"Study: {g.description}.", *(describe(a) for a in g.rungs), *g.notes]
         for line in lines:
             doc.para(line)
+        pages = sorted(out.parent.glob(f"{g.game}-*/index.html"))
+        related = [_rel(p, out) for p in pages]
+        _links(doc, "Rule readings (where the sources differ, the engine's choice): ", [where])
+        _links(doc, "Variants and rule-reading switches: this game's other reports, ", related)
+
+
+def _links(doc: Doc, lead: str, targets: list[str]) -> None:
+    """A paragraph of links (HTML) / paths (Markdown)."""
+    if not targets:
+        doc.para(lead + "none committed.")
+        return
+    anchors = ", ".join(f'<a href="{html.escape(x)}">{html.escape(x)}</a>' for x in targets)
+    doc.html.append(f"<p>{html.escape(lead)}{anchors}.</p>")
+    doc.md.append(lead + ", ".join(f"[{x}]({x})" for x in targets) + ".\n")
 
 
 def _spent(state: Mapping[str, Any]) -> tuple[float, float, float]:
@@ -251,14 +263,6 @@ def _provenance(doc: Doc, games: list[GameAtlas], state: Mapping[str, Any], out:
         [g.game, g.study, f"{g.games:,}", g.git_commit or "n/a", f"{g.game}/index.html"] for g in games
     ]
     doc.table(["game", "study", "games", "git commit of the run", "full report"], rows)
-    related = []
-    for g in games:
-        related += [p for p in sorted(out.parent.glob(f"{g.game}-*")) if (p / "index.html").exists()]
-    if related:
-        doc.para(
-            "Other committed reports of these games (variants and rule-reading switches are compared there, "
-            "not re-run here): " + ", ".join(f"{_rel(p / 'index.html', out)}" for p in related) + "."
-        )
 
 
 def write_atlas(
