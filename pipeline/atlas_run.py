@@ -100,8 +100,9 @@ def run_atlas(
     """Plays every game's first round, then its precision rounds within its share of
     ``plan.refine_s`` (what earlier games left over passes on); returns game → run directory."""
     state = read_state(out)
-    if state.get("plan") != plan.to_dict():  # another plan: its precision rounds are still to run
-        state["plan"], state["refined"] = plan.to_dict(), []
+    now = json.loads(json.dumps(plan.to_dict()))  # as read back from atlas.json
+    if state.get("plan") != now:  # another plan: its precision rounds are still to run
+        state["plan"], state["refined"] = now, []
     _write_state(out, state)
     dirs: dict[str, Path] = {}
     refine_pool = plan.refine_s
