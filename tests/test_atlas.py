@@ -222,3 +222,14 @@ def test_an_atlas_part_resumes_after_losing_a_batch_file(tiny_atlas):
     assert now["plan"] == state["plan"]
     played = sum(x["games_played"] for x in now["spent"][len(state["spent"]) :])
     assert played == end - start  # nothing else was played
+
+
+def test_the_equal_seats_test_of_a_cell_with_as_few_deals_as_seat_differences_is_undetermined():
+    import polars as pl
+
+    from analysis.stats.seats import equal_seats_test
+
+    # 4 players, 3 deals: 3 per-deal seat differences from 3 deals (statsmodels divides by zero)
+    rows = pl.from_arrow(rust_core.simulate("titania", {}, ["random"] * 4, 7, 0, 12, pair_seats=True))
+    test = equal_seats_test(rows, paired=True)
+    assert test.n_units == 3 and test.p_value != test.p_value  # nan: no test, no crash
