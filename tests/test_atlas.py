@@ -230,6 +230,6 @@ def test_the_equal_seats_test_of_a_cell_with_as_few_deals_as_seat_differences_is
     from analysis.stats.seats import equal_seats_test
 
     # 4 players, 3 deals: 3 per-deal seat differences from 3 deals (statsmodels divides by zero)
-    rows = pl.from_arrow(rust_core.simulate("titania", {}, ["random"] * 4, 7, 0, 12, pair_seats=True))
+    rows = pl.from_arrow(rust_core.simulate("titania", {}, ["greedy"] * 4, 4, 0, 12, pair_seats=True))
     test = equal_seats_test(rows, paired=True)
     assert test.n_units == 3 and test.p_value != test.p_value  # nan: no test, no crash
