@@ -9,7 +9,8 @@ For every game's atlas run (a skill-ladder study over every player count) and ev
   (:func:`two_player_verdict`, :func:`seat_verdict`): *fair within ±t* only when every interval
   lies inside the threshold band, *favours seat k* only when seat k's interval lies above its fair
   share (for 2 players: the advantage's interval excludes 0), else *not settled*; nothing is said
-  that the interval does not show;
+  that the interval does not show, and no verdict rests on fewer than :data:`MIN_VERDICT_DEALS`
+  deals;
 * the **trend** along the ladder (:mod:`analysis.skill`'s verdict: converged, still moving, not
   settled);
 * what would settle an unsettled verdict: the deals the rung needs (the half-width shrinking as
@@ -45,6 +46,11 @@ __all__ = [
     "settle_deals",
     "two_player_verdict",
 ]
+
+
+#: Fewest deals behind a verdict: below, the clustered intervals' normal approximation rests on too
+#: few deals, so a verdict that would be drawn is shown as "not settled (only n deals; ...)".
+MIN_VERDICT_DEALS = 20
 
 
 @dataclass(frozen=True)
@@ -236,7 +242,11 @@ def _row(s: StudyAnalysis, n: int, k: int, note: str, cost: Mapping[str, float])
         kind, words = seat_verdict(seats, t)
         intervals = [(x.share - 1 / n, x.lo - 1 / n, x.hi - 1 / n) for x in seats]
     units = int(r["units"])
+    if units < MIN_VERDICT_DEALS and kind != "unsettled":  # too few deals for the intervals' approximation
+        kind, words = "unsettled", f"not settled (only {units} deals; {words} on these)"
     need = settle_deals(intervals, units, t) if kind == "unsettled" else None
+    if need is not None:
+        need = max(need, MIN_VERDICT_DEALS)
     m = s.ladder.metric("start_advantage", n) if s.ladder is not None else None
     trend = "one rung only" if m is None or m.verdict is None else _trend_words(m)
     hours = None

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 import rust_core
-from analysis.atlas import SeatShare, seat_verdict, settle_deals, two_player_verdict
+from analysis.atlas import MIN_VERDICT_DEALS, SeatShare, seat_verdict, settle_deals, two_player_verdict
 from pipeline import atlas
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -186,6 +186,10 @@ def test_a_tiny_atlas_writes_the_page_with_every_game_and_player_count(tiny_atla
             assert re.search(rf"^\| {game} \| {n} \| \*\*", md, re.M), (game, n)
         assert (out / "page" / game / "index.html").exists()
         assert (out / "page" / "figures" / f"atlas_{game}.png").exists()
+    row_re = re.compile(r"^\| \w+ \| \d \| \*\*(.*?)\*\* \|.*?\| ([\d,]+) \| [^|]* \| [^|]* \| \[", re.M)
+    for row in row_re.findall(md):
+        if int(row[1].replace(",", "")) < MIN_VERDICT_DEALS:
+            assert row[0].startswith("not settled"), row  # no verdict on a handful of deals
     page = (out / "page" / "index.html").read_text()
     assert page.count('class="game text"') == len(atlas.atlas_games())
     assert len(re.findall(r'<td class="(fair|favours|unsettled) text">', page)) == sum(
