@@ -151,6 +151,14 @@ def _lead(doc: Doc, games: list[GameAtlas]) -> None:
         f"starts. Fair: within ±{t} of win rate of the fair share.",
         "lead",
     )
+    two = [r for g in games for r in g.rows if r.n_players == 2]
+    groups: dict[str, list[str]] = {}
+    for r in two:
+        groups.setdefault(r.verdict, []).append(r.game)
+    if groups:
+        said = "; ".join(f"{', '.join(names)}: {verdict}" for verdict, names in groups.items())
+        doc.html.append(f'<p class="lead"><b>With 2 players</b> — {html.escape(said)}.</p>')
+        doc.md.append(f"**With 2 players** — {said}.\n")
 
 
 def _how_to_read(doc: Doc, games: list[GameAtlas]) -> None:
