@@ -106,6 +106,8 @@ class GameAtlas:
     threshold: float
     git_commit: str | None
     notes: list[str] = field(default_factory=list)
+    #: Games on disk per cell id (what the run holds, whatever invocations played it).
+    cell_games: dict[str, int] = field(default_factory=dict)
 
 
 def chosen_rung(s: StudyAnalysis) -> tuple[int, str]:
@@ -322,6 +324,7 @@ def game_atlas(run_dir: pathlib.Path | str, cost: Mapping[str, float] | None = N
         s.threshold,
         s.manifest.get("git_commit"),
         notes,
+        {c.id: int(s.advantage_row(c.id)["games"]) for c in s.info if c.id in s.rows},
     )
 
 

@@ -255,15 +255,26 @@ def _spent(state: Mapping[str, Any]) -> tuple[float, float, float]:
     return cpu, wall, calib
 
 
-def _provenance(doc: Doc, games: list[GameAtlas], state: Mapping[str, Any], out: pathlib.Path) -> None:
+def _held(games: list[GameAtlas], cost: Mapping[str, Mapping[str, float]]) -> float:
+    """Core-seconds of every game on disk at its cell's measured cost (whatever invocations, even
+    interrupted ones, played them)."""
+    return sum(n * cost.get(g.game, {}).get(cell, 0.0) for g in games for cell, n in g.cell_games.items())
+
+
+def _provenance(
+    doc: Doc, games: list[GameAtlas], state: Mapping[str, Any], cost: Mapping[str, Mapping[str, float]]
+) -> None:
     doc.heading("Budget and provenance")
     cpu, wall, calib = _spent(state)
     plan = state.get("plan", {})
+    held = _held(games, cost)
     doc.para(
-        f"Budget {float(plan.get('budget_s', 0.0)) / 3600:.2f} core-hours; spent {(cpu + calib) / 3600:.2f} "
-        f"core-hours of CPU ({calib / 3600:.3f} of them calibrating: a short batch per cell, CPU time "
-        f"through the engine) and {wall / 3600:.2f} core-hours of task time (wall seconds per task summed: "
-        "more than the CPU on a loaded machine). Every cell was sized from its measured cost by the "
+        f"Budget {float(plan.get('budget_s', 0.0)) / 3600:.2f} core-hours. The games on disk cost "
+        f"{(held + calib) / 3600:.2f} core-hours at their measured cost per game ({calib / 3600:.3f} of them "
+        f"calibrating: a short batch per cell, CPU time through the engine); the invocations recorded in "
+        f"atlas.json measured {cpu / 3600:.2f} core-hours of CPU and {wall / 3600:.2f} of task time (wall "
+        "seconds per task summed: more than the CPU on a loaded machine; an interrupted invocation records "
+        "nothing). Every cell was sized from its measured cost by the "
         "planner (balancelab atlas --plan prints it); the precision rounds spent the rest where the ladder "
         "verdicts settle most (analysis.precision.ladder_round)."
     )
@@ -291,7 +302,7 @@ def write_atlas(
     _figures(doc, games)
     _budget_section(doc, games)
     _limits(doc, games, out)
-    _provenance(doc, games, state or {}, out)
+    _provenance(doc, games, state or {}, cost or {})
     page = Template(TEMPLATE.read_text()).substitute(title="balance atlas", body=STYLE + "\n".join(doc.html))
     index = out / "index.html"
     index.write_text(page, encoding="utf-8")
