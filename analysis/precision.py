@@ -23,7 +23,7 @@ from .model import StudyAnalysis
 from .skill import LadderMetric, LadderPoint, fitted
 from .stats.seats import start_advantage
 
-__all__ = ["LadderRound", "agent_cost", "ladder_round", "max_halfwidths", "uncertainty"]
+__all__ = ["LadderRound", "agent_cost", "ladder_round", "max_halfwidths", "settle_room", "uncertainty"]
 
 
 def max_halfwidths(run_dir: pathlib.Path | str) -> dict[str, float]:
@@ -82,7 +82,7 @@ def _sigma2(p: LadderPoint) -> float:
     return se * se * max(p.units, 1)
 
 
-def _room(estimate: float, t: float) -> float:
+def settle_room(estimate: float, t: float) -> float:
     """How narrow a half-width settles an estimate: below |estimate| the interval excludes 0, below
     t − |estimate| it lies inside ±t; whichever is easier (at least a tenth of t)."""
     return max(abs(estimate), t - abs(estimate), t / 10)
@@ -91,21 +91,21 @@ def _room(estimate: float, t: float) -> float:
 def uncertainty(m: LadderMetric, units: dict[str, float]) -> float:
     """(half-width of the top two rungs' difference / its room)² + (half-width of the slope × top
     step / its room)² at ``units`` per rung (cell id → units), each rung's per-unit variance from
-    its interval, the room from the observed values (:func:`_room`): what a round shrinks; about 1
+    its interval, the room from the observed values (:func:`settle_room`): what a round shrinks; about 1
     or less where the verdict settles if the estimates hold."""
     c = m.verdict
     assert c is not None
     z = 1.959964 if c.family <= 1 else float(sps.norm.ppf(1 - (1 - c.level) / 2))
     top, second = m.points[-1], m.points[-2]
     hw_diff = z * math.sqrt(_sigma2(top) / units[top.cell] + _sigma2(second) / units[second.cell])
-    out = (hw_diff / _room(c.diff, m.threshold)) ** 2
+    out = (hw_diff / settle_room(c.diff, m.threshold)) ** 2
     if c.slope is not None and math.isfinite(c.step):  # else the verdict rests on the top two rungs
         idx = fitted(m.points)
         w = np.array([units[m.points[i].cell] / _sigma2(m.points[i]) for i in idx])
         x = np.array([m.points[i].elo for i in idx])
         spread = float((w * (x - (w * x).sum() / w.sum()) ** 2).sum())
         hw_slope = z * abs(c.step) / math.sqrt(spread) if spread > 0 else math.inf
-        out += (hw_slope / _room(c.slope.slope * c.step, m.threshold)) ** 2
+        out += (hw_slope / settle_room(c.slope.slope * c.step, m.threshold)) ** 2
     return out
 
 

@@ -38,6 +38,8 @@ examples:
   balancelab report runs/alhambra-dirk --report-dir reports/alhambra-dirk   # the committed example
   balancelab fairest my-sweep.toml --games 400 --max-games 20000   # race candidate settings to the fairest
   balancelab strength runs/alhambra-strength runs/alhambra-strength-1000 runs/alhambra-strength-3000
+  balancelab atlas --core-hours 1 --plan            # the atlas plan and its cost; without --plan: run it
+  balancelab atlas --games titania,taluva --core-hours 0.5 --report-dir reports/atlas
 """
 
 
@@ -101,7 +103,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action=_Version)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
-    for add in (_add_run, _add_studies, _add_replay, _add_report, _add_strength, _add_fairest):
+    for add in (_add_run, _add_studies, _add_replay, _add_report, _add_strength, _add_fairest, _add_atlas):
         add(sub)
     return parser
 
@@ -582,6 +584,139 @@ def cmd_strength(args: argparse.Namespace) -> int:
     print(format_strength(st))
     paths = write_strength(st, args.report_dir or args.run_dirs[0] / "report")
     print(f"strength: {paths['markdown']}, {paths['figure']}")
+    return 0
+
+
+def _add_atlas(sub: Any) -> None:
+    """``balancelab atlas``: its options (the command itself: :func:`cmd_atlas`)."""
+    atlas = sub.add_parser(
+        "atlas",
+        help="the balance atlas: every game and player count along a skill ladder, in one page",
+        description="Run the built-in atlas studies (atlas-<game>: every player count, a skill ladder of "
+        "self-play) into OUT/<game>/, sized from measured cost to fit --core-hours, then write the atlas "
+        "page (game x player count) with every game's report. Resumable: the same command continues.",
+    )
+    atlas.add_argument(
+        "--games",
+        type=lambda text: [g.strip() for g in text.split(",") if g.strip()],
+        help="comma-separated games (default: every game with an atlas study)",
+    )
+    atlas.add_argument(
+        "--core-hours",
+        type=_checked(float, lambda v: 0 < v <= 1e6, "a positive number of core-hours"),
+        default=1.0,
+        help="budget of the whole atlas in core-hours, calibration included (default: 1)",
+    )
+    atlas.add_argument("--plan", action="store_true", help="print the plan and its cost; play nothing")
+    atlas.add_argument(
+        "--first-round-only",
+        action="store_true",
+        help="play the planned first rounds only, no precision rounds (a run short of wall time)",
+    )
+    atlas.add_argument(
+        "--out", type=Path, default=Path("runs/atlas"), help="output directory (default: runs/atlas)"
+    )
+    atlas.add_argument(
+        "--report-dir", type=Path, metavar="DIR", help="write the atlas page here (default: OUT/report)"
+    )
+    atlas.add_argument("--no-report", action="store_true", help="do not write the pages")
+    atlas.add_argument(
+        "--allow-partial",
+        action="store_true",
+        help="write the pages over what is played so far (each page says so)",
+    )
+    atlas.add_argument(
+        "--report-only", action="store_true", help="write the pages from the runs as they are; play nothing"
+    )
+    atlas.add_argument("--workers", type=_positive, help="parallel tasks (default: all CPUs)")
+    atlas.add_argument("--address", help="Ray cluster to join, HOST:PORT (default: $RAY_ADDRESS, else local)")
+    atlas.add_argument("--no-progress", action="store_true", help="no progress bar")
+    atlas.add_argument("--quiet", action="store_true", help="print only errors (implies --no-progress)")
+    atlas.set_defaults(func=cmd_atlas)
+
+
+def cmd_atlas(args: argparse.Namespace) -> int:
+    """Plan (from measured cost), run every game, then write each game's report and the atlas page."""
+    from analysis import precision as measured
+
+    from .atlas import COSTS, AtlasError, atlas_studies, calibrate, format_plan, plan_atlas, read_costs
+    from .atlas_run import AtlasRun, run_atlas
+
+    try:
+        studies = atlas_studies(args.games)
+        if args.report_only:
+            return _atlas_pages(studies, args, read_costs(args.out / COSTS))
+        costs = calibrate(studies, args.out, quiet=args.quiet or args.plan)
+        plan = plan_atlas(studies, costs, args.core_hours * 3600)
+    except (AtlasError, study_mod.StudyError) as exc:
+        return fail(str(exc))
+    if args.plan or not args.quiet:
+        print(format_plan(plan))
+    if args.plan:
+        return 0
+    options = {
+        "workers": args.workers,
+        "address": args.address,
+        "progress": not (args.no_progress or args.quiet),
+        "quiet": args.quiet,
+    }
+    how = AtlasRun(options, measured.ladder_round, args.quiet, refine=not args.first_round_only)
+    status = _run_atlas(studies, args, plan, costs, how, run_atlas)
+    if status != 0 or args.no_report:
+        return status
+    return _atlas_pages(studies, args, costs)
+
+
+def _atlas_pages(studies: Any, args: argparse.Namespace, costs: Any) -> int:
+    """Every game's full report into DIR/<game>/, then the atlas page into DIR."""
+    from analysis.report.atlas import write_atlas
+
+    from .atlas import seconds_per_game
+    from .atlas_run import read_state
+
+    target = args.report_dir or args.out / "report"
+    dirs = {s.game: args.out / s.game for s in studies}
+    for study in studies:
+        if not (dirs[study.game] / "manifest.json").exists():
+            return fail(f"{dirs[study.game]}: no manifest.json; run the atlas first (without --report-only)")
+    for game, run_dir in dirs.items():
+        status = write_report(run_dir, target / game, quiet=True, allow_partial=args.allow_partial)
+        if status != 0:
+            return status
+    cost = {}
+    for s in studies:
+        try:
+            cost[s.game] = seconds_per_game(s, costs)
+        except study_mod.StudyError:  # never calibrated (--report-only): no core-hours estimates
+            cost[s.game] = {}
+    page = write_atlas(dirs, target, read_state(args.out), cost)
+    print(f"atlas: {page}")
+    return 0
+
+
+def _run_atlas(studies: Any, args: argparse.Namespace, plan: Any, costs: Any, how: Any, run: Any) -> int:
+    """The atlas's runs, each error as one line (as ``balancelab run``'s)."""
+    from rundir import RunFormatError, RunWriteError
+
+    from . import manifest
+    from .cluster import RayUnavailable
+    from .runner import DirectoryBusy, RunOptionError
+    from .sink import UnreadableData
+
+    try:
+        run(studies, args.out, plan, costs, how)
+    except (
+        manifest.ManifestMismatch,
+        DirectoryBusy,
+        study_mod.StudyError,
+        RunOptionError,
+        RunFormatError,
+    ) as exc:
+        return fail(str(exc))
+    except (RunWriteError, UnreadableData) as exc:
+        return fail_run(f"{exc}; the batches written so far are kept")
+    except RayUnavailable as exc:
+        return fail_run(str(exc))
     return 0
 
 

@@ -243,6 +243,10 @@ OTHER_COMMANDS = [
     ["report", "x" * 100_000],
     ["strength", "no-such-run"],
     ["studies", "--show", "nope"],
+    ["atlas", "--games", "nope", "--plan"],
+    ["atlas", "--core-hours", "-1", "--plan"],
+    ["atlas", "--core-hours", "nan", "--plan"],
+    ["atlas", "--report-only", "--out", "no-such-atlas"],
 ]
 
 

@@ -115,7 +115,7 @@ def equal_seats_test(rows: pl.DataFrame, *, paired: bool) -> SeatTest:
     try:
         res = test_mvmean(diffs, np.zeros(n - 1))
         stat, p = float(res.statistic), float(res.pvalue)
-    except np.linalg.LinAlgError:
+    except (np.linalg.LinAlgError, ZeroDivisionError):  # singular, or too few deals for the test
         stat, p = float("nan"), float("nan")
     return SeatTest(stat, p, "Hotelling T-squared on per-deal seat differences", m.shape[0])
 

@@ -1,0 +1,310 @@
+"""The atlas page: ``index.html`` (self-contained) and ``report.md`` over every game's atlas run.
+
+First screen: what the page answers, then one table row per game × player count (the verdict in
+words at the strongest measurably stronger rung, the number with its interval, the rung and its
+Elo, the trend along the ladder, what would settle it, the game's full report). Then a figure per
+game (the start-player advantage against the rungs' Elo, one line per player count), what more
+budget would settle, the limits (each game's board or map, rule readings, agents), and the budget
+spent with the provenance.
+"""
+
+from __future__ import annotations
+
+import html
+import math
+import os
+import pathlib
+from collections.abc import Mapping
+from string import Template
+from typing import Any
+
+import matplotlib.pyplot as plt
+from matplotlib.figure import Figure
+
+from ..agents import describe
+from ..atlas import AtlasRow, GameAtlas, cell_words, game_atlas, points_words
+from .doc import Doc
+from .style import OKABE_ITO
+
+__all__ = ["atlas_figure", "write_atlas"]
+
+TEMPLATE = pathlib.Path(__file__).with_name("templates") / "index.html"
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+STYLE = """<style>
+.atlas td.fair { background: #e3f4e8; } .atlas td.favours { background: #fde9d2; }
+.atlas td.unsettled { background: #eeeeee; color: #444; } .atlas td { vertical-align: top; }
+.atlas td.game { font-weight: 600; } .lead { font-size: 1.05em; line-height: 1.45; }
+</style>"""
+
+
+def atlas_figure(g: GameAtlas) -> Figure | None:
+    """The start-player advantage (points) against each rung's Elo, one line per player count,
+    with 95% intervals and the threshold band."""
+    if not g.metrics:
+        return None
+    fig, ax = plt.subplots(figsize=(6.4, 3.6))
+    t = 100 * g.threshold
+    ax.axhspan(-t, t, color="#dddddd", alpha=0.6, lw=0, label=f"fair within ±{points_words(g.threshold)}")
+    ax.axhline(0, color="#888888", lw=0.8)
+    for i, m in enumerate(sorted(g.metrics, key=lambda m: m.n_players)):
+        pts_ = [p for p in m.points if math.isfinite(p.elo)]
+        if not pts_:
+            continue
+        x = [p.elo + 6 * (i - len(g.metrics) / 2) for p in pts_]  # small offsets: whiskers apart
+        y = [100 * p.estimate for p in pts_]
+        err = [[100 * (p.estimate - p.lo) for p in pts_], [100 * (p.hi - p.estimate) for p in pts_]]
+        colour = OKABE_ITO[i % len(OKABE_ITO)]
+        ax.errorbar(x, y, yerr=err, fmt="o-", color=colour, capsize=3, label=f"{m.n_players} players")
+    ax.set_xlabel(f"rung strength, Elo ({g.rungs[0]} = 0)")
+    ax.set_ylabel("start player's advantage, points")
+    ax.set_title(f"{g.game}: start player's advantage by skill", fontsize=10)
+    ax.legend(fontsize=8, frameon=False, loc="best")
+    ax.grid(alpha=0.3)
+    return fig
+
+
+def _rel(target: pathlib.Path, out: pathlib.Path) -> str:
+    return os.path.relpath(target, out).replace(os.sep, "/")
+
+
+def _elo(r: AtlasRow) -> str:
+    if not math.isfinite(r.elo):
+        return f"{r.rung} (not rated)"
+    return f"{r.rung}, {r.elo:+.0f} Elo [{r.elo_lo:+.0f}, {r.elo_hi:+.0f}]"
+
+
+def hours(x: float | None) -> str:
+    """Core-hours in words: ``0.42``, ``< 0.01``, ``n/a``."""
+    if x is None or not math.isfinite(x):
+        return "n/a"
+    return "< 0.01" if x < 0.01 else f"{x:,.2f}"
+
+
+def _settle(r: AtlasRow) -> str:
+    if r.kind != "unsettled":
+        return "settled at this rung"
+    if r.settle_deals is None:
+        return "no interval yet"
+    more = f", {hours(r.settle_core_hours)} core-h more" if r.settle_core_hours is not None else ""
+    return f"~{r.settle_deals:,} deals{more}"
+
+
+def _row_cells(r: AtlasRow, report: str, first: int) -> list[tuple[str, str]]:
+    """(html, attributes) per column of one row; ``first``: rows of its game when it is the game's
+    first row (the game, its rung and its report span them), else 0."""
+    link = f'<a href="{html.escape(report)}">full report</a>'
+    span = f' rowspan="{first}"' if first > 1 else ""
+    head = [(html.escape(r.game), f'class="game text"{span}')] if first else []
+    rung = [(html.escape(_elo(r)), f'class="text"{span}')] if first else []
+    tail = [(link, f'class="text"{span}')] if first else []
+    return [
+        *head,
+        (str(r.n_players), ""),
+        (f"<b>{html.escape(r.verdict)}</b>", f'class="{r.kind} text"'),
+        (html.escape(cell_words(r)), 'class="text"'),
+        *rung,
+        (f"{r.deals:,}", ""),
+        (html.escape(r.trend), 'class="text"'),
+        (html.escape(_settle(r)), 'class="text"'),
+        *tail,
+    ]
+
+
+HEADER = [
+    "game",
+    "players",
+    "verdict at that rung",
+    "2 players: start player's advantage; 3+: each seat's win share (95% CI)",
+    "rung read (Elo)",
+    "deals",
+    "trend with skill",
+    "to settle",
+    "full report",
+]
+
+
+def _table(doc: Doc, games: list[GameAtlas], out: pathlib.Path) -> None:
+    body = []
+    md = ["| " + " | ".join(HEADER) + " |", "|" + "---|" * len(HEADER)]
+    for g in games:
+        for r in g.rows:
+            first = len(g.rows) if r is g.rows[0] else 0
+            cells = _row_cells(r, f"{g.game}/index.html", first)
+            body.append(
+                "<tr>" + "".join(f"<td {a}>{h}</td>" if a else f"<td>{h}</td>" for h, a in cells) + "</tr>"
+            )
+            md.append(
+                f"| {r.game} | {r.n_players} | **{r.verdict}** | {cell_words(r)} | {_elo(r)} | {r.deals:,} | "
+                f"{r.trend} | {_settle(r)} | [{r.game} report]({g.game}/index.html) |"
+            )
+    head = "".join(f'<th class="text">{html.escape(h)}</th>' for h in HEADER)
+    doc.html.append(f'<table class="atlas"><tr>{head}</tr>{"".join(body)}</table>')
+    doc.md.extend([*md, ""])
+
+
+def _lead(doc: Doc, games: list[GameAtlas]) -> None:
+    t = points_words(games[0].threshold if games else 0.01)
+    doc.heading("Balance atlas: does the turn order favour a seat?", 1)
+    doc.para(
+        f"{len(games)} game{'s' if len(games) != 1 else ''}, every player count. Each row: self-play at the "
+        "strongest rung of the skill ladder that is measurably stronger than the one below it. Seat 1 "
+        f"starts. Fair: within ±{t} of win rate of the fair share.",
+        "lead",
+    )
+    two = [r for g in games for r in g.rows if r.n_players == 2]
+    groups: dict[str, list[str]] = {}
+    for r in two:
+        groups.setdefault(r.verdict, []).append(r.game)
+    if groups:
+        said = "; ".join(f"{', '.join(names)}: {verdict}" for verdict, names in groups.items())
+        doc.html.append(f'<p class="lead"><b>With 2 players</b> — {html.escape(said)}.</p>')
+        doc.md.append(f"**With 2 players** — {said}.\n")
+
+
+def _how_to_read(doc: Doc, games: list[GameAtlas]) -> None:
+    t = points_words(games[0].threshold if games else 0.01)
+    doc.para(
+        "How to read: the rung read is the strongest whose Elo step over the rung below has a 95% interval "
+        "above 0 (Elo from 2-player games between neighbouring rungs, greedy = 0; the same rating serves "
+        f"every player count). 'Fair' means every interval lies within ±{t} of the fair share; 'favours "
+        "seat k' means seat k's interval lies above its fair share (2 players: the start player's advantage "
+        "excludes 0); anything else is 'not settled'. 3+ players: each seat's win share, with intervals "
+        "simultaneous over the seats (Bonferroni). Deals: each deal is played once per seat rotation. Trend "
+        "with skill: whether the start player's advantage has converged along the ladder, is still moving "
+        "(per 100 Elo) or is not settled. To settle: deals in all at which the interval would settle if the "
+        "estimate holds, and the core-hours more at the cell's measured cost."
+    )
+
+
+def _figures(doc: Doc, games: list[GameAtlas]) -> None:
+    doc.heading("Advantage against strength, per game")
+    doc.para(
+        "Each line is a player count; each point a rung of the ladder at its Elo (from the 2-player "
+        "head-to-head games between neighbouring rungs, greedy = 0), with its 95% interval; the grey "
+        "band is the threshold. A line that still slopes at the right end is still moving with skill."
+    )
+    for g in games:
+        doc.figure(
+            atlas_figure(g), f"atlas_{g.game}", f"{g.game}: the start player's advantage against rung Elo"
+        )
+
+
+def _budget_section(doc: Doc, games: list[GameAtlas]) -> None:
+    doc.heading("What more budget would settle")
+    rows: list[list[object]] = []
+    for g in games:
+        for r in g.rows:
+            if r.kind == "unsettled" or r.trend.startswith("not settled"):
+                rung = hours(r.settle_core_hours) if r.kind == "unsettled" else "settled"
+                trend = hours(r.trend_core_hours) if r.trend.startswith("not settled") else "settled"
+                rows.append([r.game, r.n_players, r.verdict, rung, r.trend, trend])
+    if not rows:
+        doc.para("Every verdict on this page is settled.")
+        return
+    doc.para(
+        "Core-hours at each cell's measured cost that would settle the verdict at the rung read (its "
+        "interval excluding the fair share or fitting the band, if the estimate holds), and the trend "
+        "along the ladder (every rung's deals grown until the top two rungs' difference and the slope "
+        "settle; analysis.precision.uncertainty). 'n/a': no estimate (e.g. unrated rungs). Run them with "
+        "balancelab atlas --core-hours H (resumes the same directories), on a cluster with --address."
+    )
+    doc.table(
+        ["game", "players", "verdict", "core-hours to settle it", "trend", "core-hours to settle the trend"],
+        rows,
+    )
+
+
+def _limits(doc: Doc, games: list[GameAtlas], out: pathlib.Path) -> None:
+    doc.heading("Limits")
+    doc.para(
+        "Engines, not the printed games: each engine implements its game's rules as documented in its "
+        "RULES.md, with the readings chosen where the sources differ; boards and maps that are not public "
+        "are the engine's own designs (said per game below). The agents are computer players, not humans: "
+        "the verdicts hold for play of their strength, and a trend still moving with skill means stronger "
+        "play may change them."
+    )
+    for g in games:
+        doc.heading(g.game, 3)
+        rules = ROOT / "rust_core" / "src" / "games" / g.game / "RULES.md"
+        inside = ROOT in out.resolve().parents
+        where = _rel(rules, out.resolve()) if inside else str(rules.relative_to(ROOT))
+        lines = [*g.scope, f"Study: {g.description}.", *(describe(a) for a in g.rungs), *g.notes]
+        for line in lines:
+            doc.para(line)
+        pages = sorted(out.parent.glob(f"{g.game}-*/index.html"))
+        related = [_rel(p, out) for p in pages]
+        _links(doc, "Rule readings (where the sources differ, the engine's choice): ", [where])
+        _links(doc, "Variants and rule-reading switches: this game's other reports, ", related)
+
+
+def _links(doc: Doc, lead: str, targets: list[str]) -> None:
+    """A paragraph of links (HTML) / paths (Markdown)."""
+    if not targets:
+        doc.para(lead + "none committed.")
+        return
+    anchors = ", ".join(f'<a href="{html.escape(x)}">{html.escape(x)}</a>' for x in targets)
+    doc.html.append(f"<p>{html.escape(lead)}{anchors}.</p>")
+    doc.md.append(lead + ", ".join(f"[{x}]({x})" for x in targets) + ".\n")
+
+
+def _spent(state: Mapping[str, Any]) -> tuple[float, float, float]:
+    spent = state.get("spent", [])
+    cpu = sum(float(x.get("task_cpu_seconds", 0.0)) for x in spent)
+    wall = sum(float(x.get("task_seconds", 0.0)) for x in spent)
+    calib = float(state.get("plan", {}).get("calibration_s", 0.0))
+    return cpu, wall, calib
+
+
+def _held(games: list[GameAtlas], cost: Mapping[str, Mapping[str, float]]) -> float:
+    """Core-seconds of every game on disk at its cell's measured cost (whatever invocations, even
+    interrupted ones, played them)."""
+    return sum(n * cost.get(g.game, {}).get(cell, 0.0) for g in games for cell, n in g.cell_games.items())
+
+
+def _provenance(
+    doc: Doc, games: list[GameAtlas], state: Mapping[str, Any], cost: Mapping[str, Mapping[str, float]]
+) -> None:
+    doc.heading("Budget and provenance")
+    cpu, wall, calib = _spent(state)
+    plan = state.get("plan", {})
+    held = _held(games, cost)
+    doc.para(
+        f"Budget {float(plan.get('budget_s', 0.0)) / 3600:.2f} core-hours. The games on disk cost "
+        f"{(held + calib) / 3600:.2f} core-hours at their measured cost per game ({calib / 3600:.3f} of them "
+        f"calibrating: a short batch per cell, CPU time through the engine); the invocations recorded in "
+        f"atlas.json measured {cpu / 3600:.2f} core-hours of CPU and {wall / 3600:.2f} of task time (wall "
+        "seconds per task summed: more than the CPU on a loaded machine; an interrupted invocation records "
+        "nothing). Every cell was sized from its measured cost by the "
+        "planner (balancelab atlas --plan prints it); the precision rounds spent the rest where the ladder "
+        "verdicts settle most (analysis.precision.ladder_round)."
+    )
+    rows: list[list[object]] = [
+        [g.game, g.study, f"{g.games:,}", g.git_commit or "n/a", f"{g.game}/index.html"] for g in games
+    ]
+    doc.table(["game", "study", "games", "git commit of the run", "full report"], rows)
+
+
+def write_atlas(
+    run_dirs: Mapping[str, pathlib.Path],
+    out: pathlib.Path,
+    state: Mapping[str, Any] | None = None,
+    cost: Mapping[str, Mapping[str, float]] | None = None,
+) -> pathlib.Path:
+    """Writes ``out/index.html``, ``out/report.md`` and ``out/figures/`` over the runs
+    (game → run directory; each game's full report is expected at ``out/<game>/index.html``);
+    ``cost``: CPU seconds per game by game and cell id. Returns the ``index.html`` path."""
+    out.mkdir(parents=True, exist_ok=True)
+    games = [game_atlas(d, (cost or {}).get(game)) for game, d in run_dirs.items()]
+    doc = Doc(out, {}, {})
+    _lead(doc, games)
+    _table(doc, games, out)
+    _how_to_read(doc, games)
+    _figures(doc, games)
+    _budget_section(doc, games)
+    _limits(doc, games, out)
+    _provenance(doc, games, state or {}, cost or {})
+    page = Template(TEMPLATE.read_text()).substitute(title="balance atlas", body=STYLE + "\n".join(doc.html))
+    index = out / "index.html"
+    index.write_text(page, encoding="utf-8")
+    (out / "report.md").write_text("\n".join(doc.md).lstrip() + "\n", encoding="utf-8")
+    return index
