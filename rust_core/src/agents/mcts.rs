@@ -54,6 +54,7 @@
 //! since a deterministic secret choice is exploitable). The agent never sees the true state.
 
 use super::greedy::GreedyAgent;
+use super::learned::Learned;
 use super::random::RandomAgent;
 use super::Agent;
 use crate::game::{ranks_and_wins, Evaluate, Game, View, MAX_SEATS};
@@ -183,6 +184,9 @@ pub struct MctsAgent<G: Game> {
     since: Option<Vec<(usize, G::Action)>>,
     random: RandomAgent<G>,
     greedy: GreedyAgent<G>,
+    /// `xmcts`: the game's learned evaluation, which ends every rollout after `depth`
+    /// moves (0: at the leaf); `None` for `mcts`.
+    learned: Option<Learned>,
 }
 
 impl<G: Evaluate> MctsAgent<G> {
@@ -204,7 +208,14 @@ impl<G: Evaluate> MctsAgent<G> {
             since: Some(Vec::with_capacity(16)),
             random: RandomAgent::default(),
             greedy: GreedyAgent::default(),
+            learned: None,
         }
+    }
+
+    /// `xmcts`: the search of `mcts` whose rollouts end after `cfg.depth` moves (0: at the
+    /// new leaf) with the win shares of the learned evaluation `learned`.
+    pub fn with_learned(cfg: MctsConfig, learned: Learned) -> Self {
+        MctsAgent { learned: Some(learned), ..Self::new(cfg) }
     }
 
     fn new_node(&mut self) -> u32 {
@@ -408,7 +419,13 @@ impl<G: Evaluate> MctsAgent<G> {
     fn rollout(&mut self, state: &mut G, rng: &mut Rng) -> Vec<f64> {
         let mut moves = 0;
         while !state.is_terminal() {
-            if self.cfg.depth > 0 && moves >= self.cfg.depth {
+            if let Some(learned) = &self.learned {
+                if moves >= self.cfg.depth {
+                    let mut shares = Vec::with_capacity(MAX_SEATS);
+                    learned.win_shares(&*state, &mut shares);
+                    return shares;
+                }
+            } else if self.cfg.depth > 0 && moves >= self.cfg.depth {
                 if let Some(estimate) = state.win_estimate() {
                     return estimate;
                 }
