@@ -11,9 +11,9 @@ not wall time, so other load on the machine does not move them:
 
 1. Calibration (in this process): CPU seconds per searched decision (decisions with more than
    one legal action, counted from replays of two of the games) of each agent against greedy on
-   the same `--calibration` games. With `--ms`, the yardstick's iterations are first scaled to
-   cost MS milliseconds per decision. The new agent's budget M = its iterations x (yardstick
-   cost / its cost), corrected once, and measured again at M.
+   the same `--calibration` games (the agent in the start seat). With `--ms`, the yardstick's
+   iterations are first scaled to cost MS milliseconds per decision. The new agent's budget
+   M = its iterations x (yardstick cost / its cost), corrected once, and measured again at M.
 2. The match: `--games` paired 2-player games of the new agent at M iterations against the
    yardstick on `--workers` processes; prints the new agent's win share with a 95% interval
    over deals.
@@ -43,13 +43,13 @@ def per_decision(game: str, spec: str, games: int, seed: int) -> float:
     import rust_core
 
     t0 = time.process_time()
-    rust_core.simulate(game, {}, [spec, "greedy"], seed, 0, games, pair_seats=True)
+    rust_core.simulate(game, {}, [spec, "greedy"], seed, 0, games)
     cpu = time.process_time() - t0
     searched = 0
     sample = min(games, 2)
     for g in range(sample):  # decisions counted on a sample of the games (not timed)
-        log = rust_core.replay(game, {}, [spec, "greedy"], seed, g, pair_seats=True)
-        actions = [e for e in log["events"] if e["event"] == "action" and e["player"] == 0]
+        log = rust_core.replay(game, {}, [spec, "greedy"], seed, g)  # unpaired: position 0 is `spec`
+        actions = [e for e in log["events"] if e["event"] == "action" and e.get("position") == 0]
         searched += sum(1 for e in actions if e.get("options", 0) > 1)
     return cpu / max(searched * games / sample, 1)
 
