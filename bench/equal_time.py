@@ -1,20 +1,26 @@
-"""Today's `mcts` against a yardstick search at equal CPU time per decision.
+"""A search against a yardstick search at equal CPU time per decision.
 
-    python bench/equal_time.py GAME [--old-iters 300] [--old SPEC] [--params K=V,...]
-                               [--games 400] [--workers 2] [--seed 23]
+    python bench/equal_time.py GAME [--old-iters 300] [--old SPEC] [--new NAME] [--params K=V,...]
+                               [--ms MS] [--games 400] [--calibration 6] [--workers 2] [--seed 23]
 
 The yardstick is `mcts1:iters=N` (`--old-iters`, the version-1 search) unless `--old` names
-another spec; today's agent is `mcts` with the game's defaults plus `--params` (e.g.
-`rollout=random`), its iterations set to cost what the yardstick costs:
+another spec; the new agent is `--new` (default `mcts`, or e.g. `xmcts`) with the game's defaults
+plus `--params` (e.g. `rollout=random`), its iterations set to cost what the yardstick costs.
+Costs are **process CPU seconds** (`time.process_time`, the engine runs in the calling thread),
+not wall time, so other load on the machine does not move them:
 
-1. Calibration (one process, nothing else running): seconds per searched decision of the
-   yardstick and of today's agent against greedy on the same `--calibration` games; today's
-   budget M = its iterations x (old time / new time), measured again at M (one correction).
-2. The match: `--games` paired 2-player games of today's agent at M iterations against the
-   yardstick on `--workers` processes; prints today's win share with a 95% interval over deals.
+1. Calibration (in this process): CPU seconds per searched decision (decisions with more than
+   one legal action, counted from replays of two of the games) of each agent against greedy on
+   the same `--calibration` games (the agent in the start seat). With `--ms`, the yardstick's
+   iterations are first scaled to cost MS milliseconds per decision. The new agent's budget
+   M = its iterations x (yardstick cost / its cost), corrected once, and measured again at M.
+2. The match: `--games` paired 2-player games of the new agent at M iterations against the
+   yardstick on `--workers` processes; prints the new agent's win share with a 95% interval
+   over deals.
 
-Writes bench/results/equal-time-<GAME>.json (with `--old` or `--params`:
-equal-time-<GAME>-<their values>.json).
+Writes bench/results/equal-time-<GAME>.json (with `--old`, `--new`, `--params` or `--ms`:
+equal-time-<GAME>-<their values>.json), with both agents' versions and the game's learned
+evaluation hash.
 """
 
 from __future__ import annotations
@@ -29,31 +35,63 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from common import write  # noqa: E402
-from mcts_strength import interval, match, play  # noqa: E402
+from mcts_strength import interval, match  # noqa: E402
 
 
 def per_decision(game: str, spec: str, games: int, seed: int) -> float:
-    """Seconds per searched decision of `spec` against greedy (the greedy moves included)."""
-    _, seconds, decisions = play(game, {}, [spec, "greedy"], seed, 0, games)
-    return seconds / max(decisions, 1)
+    """CPU seconds per searched decision of `spec` against greedy (the greedy moves included)."""
+    import rust_core
+
+    t0 = time.process_time()
+    rust_core.simulate(game, {}, [spec, "greedy"], seed, 0, games)
+    cpu = time.process_time() - t0
+    searched = 0
+    sample = min(games, 2)
+    for g in range(sample):  # decisions counted on a sample of the games (not timed)
+        log = rust_core.replay(game, {}, [spec, "greedy"], seed, g)  # unpaired: position 0 is `spec`
+        actions = [e for e in log["events"] if e["event"] == "action" and e.get("position") == 0]
+        searched += sum(1 for e in actions if e.get("options", 0) > 1)
+    return cpu / max(searched * games / sample, 1)
 
 
-def mcts_spec(iters: int, params: str) -> str:
-    """`mcts:iters=N` followed by `params` (other settings), if any."""
-    return f"mcts:iters={iters}" + (f",{params}" if params else "")
+def mcts_spec(iters: int, params: str, name: str = "mcts") -> str:
+    """`NAME:iters=N` followed by `params` (other settings), if any."""
+    return f"{name}:iters={iters}" + (f",{params}" if params else "")
 
 
-def calibrate(game: str, old: str, params: str, games: int, seed: int) -> tuple[int, float, float]:
-    """Iterations of `mcts` with `params` costing what `old` costs: (M, old s, new s at M)."""
-    old_s = per_decision(game, old, games, seed)
-    given = re.search(r"iters=(\d+)", old)
-    iters = int(given.group(1)) if given else 1000  # the yardstick's iterations: a first guess
+def with_iters(spec: str, iters: int) -> str:
+    """`spec` with its `iters` set to `iters`."""
+    name, _, rest = spec.partition(":")
+    params = [kv for kv in rest.split(",") if kv and not kv.startswith("iters=")]
+    return mcts_spec(iters, ",".join(params), name)
+
+
+def iters_of(spec: str) -> int:
+    given = re.search(r"iters=(\d+)", spec)
+    return int(given.group(1)) if given else 1000
+
+
+def scale_to(game: str, spec: str, seconds: float, games: int, seed: int) -> tuple[str, float]:
+    """`spec` with its iterations scaled (twice) to cost `seconds` per decision: (spec, cost)."""
+    cost = per_decision(game, spec, games, seed)
     for _ in range(2):
-        new_s = per_decision(game, mcts_spec(iters, params), games, seed)
-        msg = f"  calibration: {old} {old_s * 1e3:.1f} ms, {mcts_spec(iters, params)} {new_s * 1e3:.1f} ms"
-        print(msg, file=sys.stderr, flush=True)
-        iters = max(1, round(iters * old_s / new_s))
-    return iters, old_s, per_decision(game, mcts_spec(iters, params), games, seed)
+        spec = with_iters(spec, max(1, round(iters_of(spec) * seconds / cost)))
+        cost = per_decision(game, spec, games, seed)
+        print(
+            f"  calibration: {spec} {cost * 1e3:.2f} ms (target {seconds * 1e3:.2f})",
+            file=sys.stderr,
+            flush=True,
+        )
+    return spec, cost
+
+
+def calibrate(
+    game: str, old: str, params: str, games: int, seed: int, name: str = "mcts"
+) -> tuple[int, float, float]:
+    """Iterations of agent `name` with `params` costing what `old` costs: (M, old s, new s at M)."""
+    old_s = per_decision(game, old, games, seed)
+    new, new_s = scale_to(game, mcts_spec(iters_of(old), params, name), old_s, games, seed)
+    return iters_of(new), old_s, new_s
 
 
 def result_name(game: str, old: str | None, params: str) -> str:
@@ -67,7 +105,9 @@ def main() -> None:
     ap.add_argument("game")
     ap.add_argument("--old-iters", type=int, default=300, help="the yardstick mcts1:iters=N (default 300)")
     ap.add_argument("--old", default=None, help="another yardstick spec (replaces --old-iters)")
-    ap.add_argument("--params", default="", help="today's mcts settings besides iters, e.g. rollout=random")
+    ap.add_argument("--new", default="mcts", help="the calibrated agent's name (default mcts; e.g. xmcts)")
+    ap.add_argument("--params", default="", help="its settings besides iters, e.g. rollout=random")
+    ap.add_argument("--ms", type=float, default=None, help="first scale the yardstick to MS ms per decision")
     ap.add_argument("--games", type=int, default=400)
     ap.add_argument("--calibration", type=int, default=6, help="games per calibration run (default 6)")
     ap.add_argument("--workers", type=int, default=2)
@@ -77,8 +117,10 @@ def main() -> None:
 
     t0 = time.perf_counter()
     old = args.old or f"mcts1:iters={args.old_iters}"
-    iters, old_s, new_s = calibrate(args.game, old, args.params, args.calibration, args.seed + 1)
-    new = mcts_spec(iters, args.params)
+    if args.ms is not None:
+        old, _ = scale_to(args.game, old, args.ms / 1000, args.calibration, args.seed + 1)
+    iters, old_s, new_s = calibrate(args.game, old, args.params, args.calibration, args.seed + 1, args.new)
+    new = mcts_spec(iters, args.params, args.new)
     with ProcessPoolExecutor(args.workers) as pool:
         wins = match(pool, args.game, [new, old], args.games, args.seed)
     share, lo, hi = interval(wins)
@@ -92,13 +134,19 @@ def main() -> None:
         "new": new,
         "old": old,
         "mcts_version": rust_core.agent_version("mcts"),
+        "agent_versions": {spec: rust_core.agent_version(spec) for spec in (new, old)},
+        "eval_hash": rust_core.eval_hash(args.game),
+        "cost": "process CPU seconds per searched decision, against greedy",
         "new_ms_per_decision": round(new_s * 1000, 2),
         "old_ms_per_decision": round(old_s * 1000, 2),
         "games": len(wins),
         "win_share": round(share, 4),
         "ci95": [round(lo, 4), round(hi, 4)],
     }
-    print(f"wrote {write(result_name(args.game, args.old, args.params), figures)}")
+    extra = args.params if args.new == "mcts" else f"{args.new},{args.params}".rstrip(",")
+    if args.ms is not None:
+        extra = f"{extra},{args.ms:g}ms".lstrip(",")
+    print(f"wrote {write(result_name(args.game, args.old, extra), figures)}")
 
 
 if __name__ == "__main__":

@@ -26,6 +26,7 @@ import numpy as np
 import pyarrow as pa
 
 import rust_core
+from rundir import POSITIONS
 from rundir.store import describe
 
 from . import sink
@@ -65,7 +66,23 @@ def play_batch(
     ``n_players``), with the wall and CPU seconds it took. ``files`` holds the bytes of the files
     named by path options (shipped from the driver): the engine gets their text, and no worker
     opens a path."""
+    (table, _), seconds, cpu = _play(spec, start, count, files, False)
+    return table, seconds, cpu
 
+
+def play_batch_positions(
+    spec: rust_core.BatchSpec, start: int, count: int, files: dict[str, bytes] | None = None
+) -> tuple[tuple[pa.Table, pa.Table], float, float]:
+    """:func:`play_batch` of a study that records positions: the games table and the positions
+    table of the same games (``rust_core.BatchSpec.simulate_positions``)."""
+    (table, positions), seconds, cpu = _play(spec, start, count, files, True)
+    assert positions is not None
+    return (table, positions), seconds, cpu
+
+
+def _play(
+    spec: rust_core.BatchSpec, start: int, count: int, files: dict[str, bytes] | None, positions: bool
+) -> tuple[tuple[pa.Table, pa.Table | None], float, float]:
     if not hasattr(rust_core, "simulate"):  # the source folder, seen as a namespace package
         raise ImportError(
             f"balancelab is not installed on this worker ({platform.node()}): install it on every node"
@@ -73,11 +90,17 @@ def play_batch(
     t0 = time.perf_counter()
     c0 = time.process_time()
     text = {path: blob.decode("utf-8") for path, blob in (files or {}).items()}
-    batch = dataclasses.replace(spec, files=text).simulate(start, count)
+    spec = dataclasses.replace(spec, files=text)
+    pos: pa.Table | None = None
+    if positions:
+        batch, pos_batch = spec.simulate_positions(start, count)
+        pos = pa.Table.from_batches([pos_batch])
+    else:
+        batch = spec.simulate(start, count)
     table = pa.Table.from_batches([batch])
     n_players = pa.array(np.full(table.num_rows, len(spec.agents), dtype=np.int32))
     table = table.append_column(pa.field("n_players", pa.int32(), nullable=False), n_players)
-    return table, time.perf_counter() - t0, time.process_time() - c0
+    return (table, pos), time.perf_counter() - t0, time.process_time() - c0
 
 
 @dataclass
@@ -144,7 +167,8 @@ def run_batches(
     import ray
     from ray.exceptions import RayError, RayTaskError
 
-    remote = ray.remote(num_cpus=1, max_retries=3)(play_batch)
+    task = play_batch_positions if study.record_positions else play_batch
+    remote = ray.remote(num_cpus=1, max_retries=3)(task)
     files = read_files(study)
     files_ref = ray.put(files) if files else None
     cells = {c.id: c for c in study.cells}
@@ -174,7 +198,7 @@ def run_batches(
                 batch, attempt = in_flight.pop(ref)
                 t_fetch = time.perf_counter()
                 try:
-                    table, seconds, cpu_seconds = ray.get(ref)
+                    result, seconds, cpu_seconds = ray.get(ref)
                 except RayTaskError:
                     raise
                 except RayError:
@@ -184,7 +208,14 @@ def run_batches(
                     stats.resubmitted += 1
                     continue
                 sizer.observe(batch.cell_id, batch.games, seconds)
-                record = sink.write_batch(out, study_hash, batch, cells[batch.cell_id].n_players, table)
+                n_players = cells[batch.cell_id].n_players
+                if study.record_positions:  # the positions first: a games file implies its positions
+                    table, positions = result
+                    sink.write_batch(out, study_hash, batch, n_players, positions, POSITIONS)
+                    del positions
+                else:
+                    table = result
+                record = sink.write_batch(out, study_hash, batch, n_players, table)
                 path = out / record.path
                 del table
                 stats.games += batch.games

@@ -18,9 +18,10 @@ from pathlib import Path
 
 import pyarrow as pa
 
-from rundir import BatchRecord, check_run, parse_part
+from rundir import DATA, POSITIONS, BatchRecord, check_run, parse_part
 from rundir import write_batch as _write
 from rundir.batches import rewrite_records
+from rundir.layout import LEDGERS
 from rundir.store import unlink_in
 
 from .plan import Batch
@@ -31,9 +32,11 @@ class UnreadableData(OSError):
     """Batch files that cannot be read (permissions, I/O errors): fix them, nothing is deleted."""
 
 
-def write_batch(out: Path, study_hash: str, batch: Batch, n_players: int, table: pa.Table) -> BatchRecord:
-    """Writes and records the file of ``batch`` (see :func:`rundir.write_batch`)."""
-    return _write(out, study_hash, batch.cell_id, batch.start, batch.end, n_players, table)
+def write_batch(
+    out: Path, study_hash: str, batch: Batch, n_players: int, table: pa.Table, kind: str = DATA
+) -> BatchRecord:
+    """Writes and records the file of ``batch`` in table ``kind`` (see :func:`rundir.write_batch`)."""
+    return _write(out, study_hash, batch.cell_id, batch.start, batch.end, n_players, table, kind)
 
 
 @dataclass
@@ -61,8 +64,23 @@ def _remove(out: Path, rel: str) -> None:
 def scan(out: Path, study: Study) -> Scan:
     """Verifies the data of ``out`` against its records; deletes temporary files and files that
     failed validation, and retires their records; raises :class:`UnreadableData` if a file
-    cannot be read."""
-    check = check_run(out, study.hash(), [c.id for c in study.cells])
+    cannot be read. For a study that records positions the positions table is scanned alike,
+    and a range counts as played only where both tables hold it (same batch ranges)."""
+    games = _scan_table(out, study, DATA)
+    if not study.record_positions:
+        return games
+    positions = _scan_table(out, study, POSITIONS)
+    for cell_id, ranges in games.covered.items():
+        have = set(positions.covered.get(cell_id, []))
+        games.covered[cell_id] = [r for r in ranges if r in have]
+    games.removed += positions.removed
+    games.strays += positions.strays
+    games.notes += positions.notes
+    return games
+
+
+def _scan_table(out: Path, study: Study, table: str) -> Scan:
+    check = check_run(out, study.hash(), [c.id for c in study.cells], table)
     if check.unreadable:
         listing = "; ".join(f"{p}: {why}" for p, why in check.unreadable)
         raise UnreadableData(
@@ -78,10 +96,10 @@ def scan(out: Path, study: Study) -> Scan:
             unlink_in(out, rel)
     notes = list(check.notes)
     if len(check.good) != len(check.records) or check.notes:
-        rewrite_records(out, check.good)
+        rewrite_records(out, check.good, table)
         retired = len(check.records) - len(check.good)
         notes.append(
-            f"batches.jsonl rewritten: {retired} record(s) of files that failed validation retired"
+            f"{LEDGERS[table]} rewritten: {retired} record(s) of files that failed validation retired"
             + (", damaged lines dropped" if check.notes else "")
         )
     for rel, why in check.retired:

@@ -14,6 +14,7 @@ from .layout import (
     LOCK,
     MANIFEST,
     MAX_GAMES,
+    POSITIONS,
     cell_dir,
     data_dir,
     is_foreign_nonempty,
@@ -33,7 +34,7 @@ from .manifest import (
     write_manifest,
 )
 from .store import RunWriteError, atomic_write_text, fsync_dir
-from .verify import IncompleteRun, VerifiedRun, verify_run
+from .verify import IncompleteRun, VerifiedRun, positions_paths, verify_run
 
 __all__ = [
     "DATA",
@@ -42,6 +43,7 @@ __all__ = [
     "LOCK",
     "MANIFEST",
     "MAX_GAMES",
+    "POSITIONS",
     "BatchRecord",
     "Cell",
     "EngineSpec",
@@ -65,6 +67,7 @@ __all__ = [
     "parse_part",
     "part_name",
     "part_path",
+    "positions_paths",
     "read_manifest",
     "read_records",
     "verify_run",

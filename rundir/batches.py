@@ -1,5 +1,9 @@
 """Batch files and their records: written with a content hash, verified before they are trusted.
 
+A run has one table of games (``data/``, ledger ``batches.jsonl``) and, for a study that records
+positions, a second table (``positions/``, ledger ``positions.jsonl``) with one file per batch
+under the same rules; every function here takes the ``table`` (default: the games).
+
 Every batch file is recorded in ``DIR/batches.jsonl`` when written: its path, SHA-256, size,
 the study hash, cell, game range and row count (the same identity is also stored in the file's
 Parquet metadata under ``balancelab.batch``). The record is made durable *before* the file is
@@ -37,7 +41,7 @@ from .columns import GAME_INDEX, PLAYER
 from .layout import (
     CELL_PREFIX,
     DATA,
-    LEDGER,
+    LEDGERS,
     TMP_SUFFIX,
     data_dir,
     ledger_path,
@@ -109,7 +113,14 @@ def encode(table: pa.Table, identity: dict[str, object]) -> bytes:
 
 
 def write_batch(
-    out: Path, study_hash: str, cell_id: str, start: int, end: int, n_players: int, table: pa.Table
+    out: Path,
+    study_hash: str,
+    cell_id: str,
+    start: int,
+    end: int,
+    n_players: int,
+    table: pa.Table,
+    kind: str = DATA,
 ) -> BatchRecord:
     """Checks the keys of ``table``, writes it as the batch file of games ``start .. end`` of
     ``cell_id`` and records it: temporary file + fsync, record appended + fsync, rename, fsync
@@ -117,7 +128,7 @@ def write_batch(
     problem = check_keys(table, start, end, n_players)
     if problem is not None:
         raise ValueError(f"batch {cell_id} {start}..{end}: {problem}")
-    final = part_path(out, cell_id, start, end)
+    final = part_path(out, cell_id, start, end, kind)
     identity = {"study": study_hash, "cell": cell_id, "start": start, "end": end, "rows": table.num_rows}
     data = encode(table, identity)
     record = BatchRecord(
@@ -128,9 +139,9 @@ def write_batch(
     dfd = -1
     try:
         out.mkdir(parents=True, exist_ok=True)
-        dfd = open_dir(out, [DATA, f"{CELL_PREFIX}{cell_id}"], create=True)
+        dfd = open_dir(out, [kind, f"{CELL_PREFIX}{cell_id}"], create=True)
         write_new(dfd, tmp, data)
-        append_line(ledger_path(out), json.dumps(asdict(record), sort_keys=True))
+        append_line(ledger_path(out, kind), json.dumps(asdict(record), sort_keys=True))
         os.replace(tmp, final.name, src_dir_fd=dfd, dst_dir_fd=dfd)
         os.fsync(dfd)
     except OSError as exc:
@@ -187,13 +198,13 @@ class _Latest:
         spans.remove((rec.start, rec.end, rec.path))
 
 
-def read_records(out: Path) -> tuple[list[BatchRecord], list[str]]:
+def read_records(out: Path, table: str = DATA) -> tuple[list[BatchRecord], list[str]]:
     """The live records of ``batches.jsonl`` (the last one per path; a later record supersedes
     every earlier one of its cell it overlaps) and notes on damaged lines. A torn last line (a
     crash while appending) is ignored silently. The ledger is read without following a link,
     at most :data:`MAX_LEDGER_BYTES`."""
     try:
-        raw = _read_ledger(out)
+        raw = _read_ledger(out, table)
     except FileNotFoundError:
         return [], []
     lines = raw.decode("utf-8", errors="replace").split("\n")
@@ -204,14 +215,14 @@ def read_records(out: Path) -> tuple[list[BatchRecord], list[str]]:
         try:
             rec = _record(line)
         except (ValueError, TypeError, RecursionError) as exc:
-            notes.append(f"{LEDGER} line {number}: damaged record ignored ({type(exc).__name__})")
+            notes.append(f"{LEDGERS[table]} line {number}: damaged record ignored ({type(exc).__name__})")
             continue
         latest.add(rec)
     return list(latest.by_path.values()), notes
 
 
-def _read_ledger(out: Path) -> bytes:
-    with open_in(out, LEDGER) as fd:
+def _read_ledger(out: Path, table: str) -> bytes:
+    with open_in(out, LEDGERS[table]) as fd:
         size = os.fstat(fd).st_size
         if size > MAX_LEDGER_BYTES:
             raise OSError(0, f"{size:,} bytes, more than the {MAX_LEDGER_BYTES:,} a ledger may hold")
@@ -223,11 +234,11 @@ def _read_ledger(out: Path) -> bytes:
         return b"".join(chunks)
 
 
-def rewrite_records(out: Path, records: Iterable[BatchRecord]) -> None:
+def rewrite_records(out: Path, records: Iterable[BatchRecord], table: str = DATA) -> None:
     """Replaces ``batches.jsonl`` atomically by ``records`` (the writer's repair: records of
     files that failed validation are retired, so the ledger names only files that are there)."""
     lines = [json.dumps(asdict(r), sort_keys=True) for r in sorted(records, key=lambda r: (r.cell, r.start))]
-    atomic_write_text(ledger_path(out), "".join(line + "\n" for line in lines))
+    atomic_write_text(ledger_path(out, table), "".join(line + "\n" for line in lines))
 
 
 def file_identity(out: Path, rel: str) -> dict[str, object] | None:
@@ -329,25 +340,25 @@ def _unrecorded(out: Path, rel: str, study_hash: str) -> str:
     return "not recorded in batches.jsonl (not written by this run)"
 
 
-def _expected_path(out: Path, rec: BatchRecord) -> str | None:
+def _expected_path(out: Path, rec: BatchRecord, table: str) -> str | None:
     """The one path a record may name: the batch file of its cell and range."""
     try:
-        return relative(out, part_path(out, rec.cell, rec.start, rec.end))
+        return relative(out, part_path(out, rec.cell, rec.start, rec.end, table))
     except ValueError:
         return None
 
 
-def check_run(out: Path, study_hash: str, cells: Iterable[str]) -> RunCheck:
-    """Judges every file under ``out/data`` and every record; changes nothing."""
+def check_run(out: Path, study_hash: str, cells: Iterable[str], table: str = DATA) -> RunCheck:
+    """Judges every file under ``out/data`` (or ``out/<table>``) and every record; changes nothing."""
     known = set(cells)
     try:
-        records, notes = read_records(out)
+        records, notes = read_records(out, table)
     except OSError as exc:  # without the records no file can be judged: judge none
-        return RunCheck(unreadable=[(LEDGER, f"cannot read: {exc.strerror or exc}")])
+        return RunCheck(unreadable=[(LEDGERS[table], f"cannot read: {exc.strerror or exc}")])
     check = RunCheck(notes=notes)
     mine = {r.path: r for r in records if r.study == study_hash and r.cell in known}
     for rec in sorted(mine.values(), key=lambda r: (r.cell, r.start, r.end)):
-        if rec.path != _expected_path(out, rec):
+        if rec.path != _expected_path(out, rec, table):
             check.retired.append((rec.path, "record does not match its file name"))
             continue
         verdict = _verify(out, rec)
@@ -362,14 +373,16 @@ def check_run(out: Path, study_hash: str, cells: Iterable[str]) -> RunCheck:
         else:
             check.unreadable.append((rec.path, verdict[1]))
     check.records = records
-    _walk(out, study_hash, known, mine, check)
+    _walk(out, study_hash, known, mine, check, table)
     return check
 
 
-def _walk(out: Path, study_hash: str, known: set[str], mine: dict[str, BatchRecord], check: RunCheck) -> None:
-    root = data_dir(out)
+def _walk(
+    out: Path, study_hash: str, known: set[str], mine: dict[str, BatchRecord], check: RunCheck, table: str
+) -> None:
+    root = data_dir(out, table)
     if os.path.islink(root):
-        check.unreadable.append((DATA, describe(OSError(errno.ELOOP, "link"))))
+        check.unreadable.append((table, describe(OSError(errno.ELOOP, "link"))))
         return
     if not root.exists():
         return

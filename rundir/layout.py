@@ -5,6 +5,9 @@ A run directory holds::
     DIR/manifest.json                                     the study, engine versions, progress
     DIR/batches.jsonl                                     one record per batch file written
     DIR/data/cell=<cell_id>/part-<start:012d>-<end:012d>.parquet   games start..end-1
+    DIR/positions.jsonl, DIR/positions/cell=<cell_id>/part-...     the positions table (studies
+                                                          with record_positions): one file per
+                                                          batch, recorded and checked alike
     DIR/.lock                                             held by the run writing here
 
 Nothing outside :mod:`rundir` knows these names.
@@ -18,6 +21,10 @@ from pathlib import Path
 MANIFEST = "manifest.json"
 LEDGER = "batches.jsonl"
 DATA = "data"
+#: The second table of a run (sampled decision positions), beside ``data``.
+POSITIONS = "positions"
+#: Each table's folder and ledger.
+LEDGERS = {DATA: LEDGER, POSITIONS: "positions.jsonl"}
 LOCK = ".lock"
 TMP_SUFFIX = ".tmp"
 
@@ -40,16 +47,16 @@ def manifest_path(out: Path) -> Path:
     return out / MANIFEST
 
 
-def ledger_path(out: Path) -> Path:
-    return out / LEDGER
+def ledger_path(out: Path, table: str = DATA) -> Path:
+    return out / LEDGERS[table]
 
 
-def data_dir(out: Path) -> Path:
-    return out / DATA
+def data_dir(out: Path, table: str = DATA) -> Path:
+    return out / table
 
 
-def cell_dir(out: Path, cell_id: str) -> Path:
-    return data_dir(out) / f"{CELL_PREFIX}{cell_id}"
+def cell_dir(out: Path, cell_id: str, table: str = DATA) -> Path:
+    return data_dir(out, table) / f"{CELL_PREFIX}{cell_id}"
 
 
 def part_name(start: int, end: int) -> str:
@@ -58,8 +65,8 @@ def part_name(start: int, end: int) -> str:
     return f"part-{start:0{DIGITS}d}-{end:0{DIGITS}d}.parquet"
 
 
-def part_path(out: Path, cell_id: str, start: int, end: int) -> Path:
-    return cell_dir(out, cell_id) / part_name(start, end)
+def part_path(out: Path, cell_id: str, start: int, end: int, table: str = DATA) -> Path:
+    return cell_dir(out, cell_id, table) / part_name(start, end)
 
 
 def relative(out: Path, path: Path) -> str:
@@ -68,10 +75,11 @@ def relative(out: Path, path: Path) -> str:
 
 
 def parse_part(path: Path) -> tuple[str, int, int] | None:
-    """``(cell_id, start, end)`` of a batch file path, or ``None`` if it is not named like one."""
+    """``(cell_id, start, end)`` of a batch file path (of either table), or ``None`` if it is not
+    named like one."""
     m = PART.fullmatch(path.name)
     folder = path.parent.name
-    if m is None or not folder.startswith(CELL_PREFIX) or path.parent.parent.name != DATA:
+    if m is None or not folder.startswith(CELL_PREFIX) or path.parent.parent.name not in LEDGERS:
         return None
     return folder[len(CELL_PREFIX) :], int(m.group(1)), int(m.group(2))
 

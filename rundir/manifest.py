@@ -84,10 +84,15 @@ class Study:
     #: The skill ladder's agent specs, weakest first (``grid.ladder``; empty without one). Not part
     #: of the identity: the cells it expands into are.
     ladder: list[str] = field(default_factory=list)
+    #: Whether the run also records the positions table (one sampled decision per player per
+    #: game; README.md, "Positions"). Part of the identity only when set, so studies without
+    #: it keep their hash.
+    record_positions: bool = False
 
     def identity(self) -> dict[str, Any]:
         """What must match for a directory to be continued: everything but game counts and prose."""
-        return {
+        extra: dict[str, Any] = {"record_positions": True} if self.record_positions else {}
+        return extra | {
             "name": self.name,
             "game": self.game,
             "seed": self.seed,

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .batches import RunCheck, check_run
-from .layout import MANIFEST
+from .layout import MANIFEST, POSITIONS
 from .manifest import Manifest, RunFormatError, read_manifest
 
 
@@ -76,3 +76,19 @@ def verify_run(out: Path) -> VerifiedRun:
         raise RunFormatError(f"{out}: no {MANIFEST}; not a run directory")
     study = manifest.study
     return VerifiedRun(out, manifest, check_run(out, study.hash(), [c.id for c in study.cells]))
+
+
+def positions_paths(out: Path) -> list[Path]:
+    """The verified files of the positions table of run ``out`` (a study with
+    ``record_positions``); :class:`IncompleteRun` if any file of it failed validation."""
+    manifest = read_manifest(out)
+    if manifest is None:
+        raise RunFormatError(f"{out}: no {MANIFEST}; not a run directory")
+    study = manifest.study
+    if not study.record_positions:
+        raise IncompleteRun(f"{out}: the study does not record positions (record_positions = true)")
+    check = check_run(out, study.hash(), [c.id for c in study.cells], POSITIONS)
+    bad = check.bad + check.unreadable
+    if bad:
+        raise IncompleteRun(f"{out}: " + "; ".join(f"{p}: {why}" for p, why in bad))
+    return [out / p for p in check.files()]

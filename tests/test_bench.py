@@ -38,6 +38,10 @@ TINY: dict[str, tuple[dict[str, str], list[str]]] = {
     ),
     "mcts_strength.py": ({"GAME": "coin", "SPEC": "mcts:iters=5"}, ["--games", "4", "--workers", "1"]),
     "equal_time.py": ({"GAME": "coin"}, ["--games", "4", "--calibration", "1", "--workers", "1"]),
+    "train_eval.py": (
+        {"GAME": "coin"},
+        ["--games", "40", "--workers", "1", "--agent", "greedy", "--dry-run"],
+    ),
     "tune_mcts.py": (
         {},
         ["--games", "2", "--iters", "5", "--workers", "1", "--only", "hiroba", "--confirm-games", "2"],

@@ -151,7 +151,7 @@ def test_an_unreadable_file_is_reported_and_never_deleted(run, monkeypatch):
 def test_an_unreadable_ledger_judges_no_file_and_deletes_nothing(run, monkeypatch):
     study, out, paths = run
 
-    def read_ledger(root):
+    def read_ledger(root, table=rundir.DATA):
         raise PermissionError(errno.EACCES, "Permission denied", str(root / rundir.LEDGER))
 
     monkeypatch.setattr(rundir.batches, "_read_ledger", read_ledger)

@@ -119,16 +119,21 @@ def test_cli_refuses_a_bad_ladder_with_exit_2_and_writes_nothing(write_study, tm
 
 
 def test_built_in_skill_studies_have_ladders_with_head_to_head_steps():
-    for name, top in (("hiroba-skill", "mcts:iters=10000"), ("alhambra-skill", "mcts:iters=1000")):
+    built_in = (
+        ("hiroba-skill", "mcts:iters=10000", "xmcts:iters=8500"),
+        ("alhambra-skill", "mcts:iters=1000", "xmcts:iters=1000"),
+    )
+    for name, mcts_top, top in built_in:
         study = load_study(name)
-        assert study.ladder[0] == "greedy" and study.ladder[-1] == top
+        assert study.ladder[0] == "greedy" and study.ladder[-2:] == [mcts_top, top]
         steps = [c for c in study.cells if len(set(c.agents)) == 2]
         neighbours = {frozenset(p) for p in zip(study.ladder, study.ladder[1:], strict=False)}
         chained = [c for c in steps if frozenset(c.agents) in neighbours]
         assert len(chained) == len(study.ladder) - 1 and all(c.n_players == 2 for c in steps)
-        # at least one match between rungs that are not neighbours checks the chained Elo
-        assert [top] in [
-            [a for a in c.agents if a == top] for c in steps if frozenset(c.agents) not in neighbours
+        # at least one match between rungs that are not neighbours checks the chained Elo up to
+        # the top mcts rung (the learned-evaluation rung above it is its neighbour's step)
+        assert [mcts_top] in [
+            [a for a in c.agents if a == mcts_top] for c in steps if frozenset(c.agents) not in neighbours
         ]
 
 

@@ -13,7 +13,11 @@
 //!   choice in a simultaneous decision;
 //! * `replay` equals `simulate`; results do not depend on how games are split into
 //!   batches; ranks, win shares and tie-breaks are consistent with the scores;
-//! * `mcts` agents that keep their trees between decisions play only legal actions.
+//! * `mcts` and `xmcts` agents that keep their trees between decisions play only legal actions;
+//! * [`crate::game::Evaluate::features`] read only what their player knows (equal on a
+//!   determinized copy and whatever another player's pending choice), the positions of
+//!   `simulate_positions` do not depend on the batch split and their games are `simulate`'s,
+//!   and the game's learned evaluation (`<game>_eval_weights.txt`) parses.
 
 use crate::agents::{Agent, AgentSpec};
 use crate::batch::{self, Columns};
@@ -27,7 +31,7 @@ pub const MAX_DECISIONS: usize = 200_000;
 /// Games of [`kept_trees_play_legal_moves`].
 const KEPT_TREE_GAMES: u64 = 6;
 /// Agents whose choices must not depend on hidden information.
-const PROBE_AGENTS: [&str; 3] = ["random", "greedy", "mcts:iters=24"];
+const PROBE_AGENTS: [&str; 4] = ["random", "greedy", "mcts:iters=24", "xmcts:iters=24"];
 
 /// Runs the whole suite for game `G`; panics naming the game, the variant and the check.
 pub fn check<G: Engine>() {
@@ -43,7 +47,33 @@ pub fn check<G: Engine>() {
     }
     determinize_samples::<G>();
     batches_and_replays::<G>();
+    positions_are_batch_independent::<G>();
     kept_trees_play_legal_moves::<G>();
+    crate::agents::learned::Learned::of::<G>().unwrap_or_else(|e| panic!("{}: {e}", G::NAME));
+}
+
+/// The features of `player` in `state`.
+fn features<G: Engine>(state: &G, player: usize) -> Vec<f32> {
+    let mut out = vec![0.0; G::FEATURE_NAMES.len()];
+    state.features(player, &mut out);
+    out
+}
+
+/// `simulate_positions` plays `simulate`'s games; its rows do not depend on the batch split.
+fn positions_are_batch_independent<G: Engine>() {
+    let files = Files::new();
+    let agents: Vec<String> = (0..G::MIN_PLAYERS).map(|_| "greedy".to_string()).collect();
+    let spec = crate::batch::BatchSpec::new(&json!({}), &files, &agents, 4, true);
+    let (games, whole) = batch::simulate_positions::<G>(&spec, 0, 6).expect("positions");
+    assert_eq!(games, batch::simulate::<G>(&spec, 0, 6).expect("simulate"), "{}: other games", G::NAME);
+    let (_, a) = batch::simulate_positions::<G>(&spec, 0, 2).expect("positions");
+    let (_, b) = batch::simulate_positions::<G>(&spec, 2, 4).expect("positions");
+    assert_eq!(whole.game_index, [a.game_index.clone(), b.game_index.clone()].concat());
+    assert_eq!(whole.decision, [a.decision.clone(), b.decision.clone()].concat(), "{}: split", G::NAME);
+    let cat: Vec<Vec<f32>> = a.features.iter().zip(&b.features).map(|(x, y)| [x.clone(), y.clone()].concat()).collect();
+    assert_eq!(whole.features, cat, "{}: batch split changed the positions", G::NAME);
+    assert_eq!(whole.win, games.win, "{}: a position's win is not its player's", G::NAME);
+    assert!(whole.decision.iter().zip(&whole.decisions).all(|(d, n)| d < n), "{}: decision out of range", G::NAME);
 }
 
 /// Whole games of `mcts` agents that keep their trees between decisions (the batch runner
@@ -52,15 +82,17 @@ pub fn check<G: Engine>() {
 fn kept_trees_play_legal_moves<G: Engine>() {
     let files = Files::new();
     let n = G::MIN_PLAYERS;
-    let agents: Vec<String> = (0..n).map(|i| format!("mcts:iters={}", 40 + 20 * i)).collect();
-    let setup = batch::Setup::<G>::new(&json!({}), &agents, &files).expect("setup");
-    let mut line_up = setup.build_agents().expect("agents");
-    for index in 0..KEPT_TREE_GAMES {
-        setup
-            .play(&mut line_up, 12, index, true, false, |s, q, a| {
-                assert!(s.is_legal(q, a), "{}: game {index}: a kept tree chose an illegal {a:?}", G::NAME)
-            })
-            .expect("play");
+    for name in ["mcts", "xmcts"] {
+        let agents: Vec<String> = (0..n).map(|i| format!("{name}:iters={}", 40 + 20 * i)).collect();
+        let setup = batch::Setup::<G>::new(&json!({}), &agents, &files).expect("setup");
+        let mut line_up = setup.build_agents().expect("agents");
+        for index in 0..KEPT_TREE_GAMES {
+            setup
+                .play(&mut line_up, 12, index, true, false, |s, q, a| {
+                    assert!(s.is_legal(q, a), "{}: game {index}: a kept {name} tree chose an illegal {a:?}", G::NAME)
+                })
+                .expect("play");
+        }
     }
 }
 
@@ -143,6 +175,11 @@ fn check_knowledge<G: Engine>(state: &G, rng: &mut Rng, ctx: &str) {
         let (mut a, mut b) = (state.hidden(p), other.hidden(p));
         a.iter_mut().chain(b.iter_mut()).for_each(|zone| zone.sort_unstable());
         assert_eq!(a, b, "{ctx}: determinize changed a hidden multiset of player {p}");
+        assert_eq!(
+            features(state, p),
+            features(&other, p),
+            "{ctx}: the features of player {p} read hidden information"
+        );
         for spec in PROBE_AGENTS {
             let choose = |g: &G| build::<G>(spec).choose(&View::new(g, p), &mut agent_rng(5, 5, p as u64));
             assert_eq!(choose(state), choose(&other), "{ctx}: {spec} reads hidden information");
@@ -166,6 +203,7 @@ fn check_pending<G: Engine>(state: &G, ctx: &str) {
         s1.apply(q, legal[0]);
         s2.apply(q, last);
         for &p in players.iter().filter(|&&p| p != q) {
+            assert_eq!(features(&s1, p), features(&s2, p), "{ctx}: player {p}'s features see player {q}'s choice");
             for spec in PROBE_AGENTS {
                 let choose = |g: &G| build::<G>(spec).choose(&View::new(g, p), &mut agent_rng(6, 6, p as u64));
                 assert_eq!(choose(&s1), choose(&s2), "{ctx}: {spec} of player {p} sees player {q}'s pending choice");

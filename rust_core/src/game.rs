@@ -3,8 +3,9 @@
 //!
 //! * [`Game`]: what the game **is**: set-up, who acts, legal actions, applying them, the
 //!   outcome, and what each player knows ([`Game::determinize`], [`Game::observation`]).
-//! * [`Evaluate`]: how agents **judge** it: the greedy evaluation and the optional win
-//!   estimate that cuts `mcts` rollouts short.
+//! * [`Evaluate`]: how agents **judge** it: the greedy evaluation, the optional win
+//!   estimate that cuts `mcts` rollouts short, and the features of a position that the
+//!   learned evaluation of `xmcts` reads (and the positions table records).
 //! * [`Record`]: what is **recorded**: per-player metric columns, the JSON of actions and
 //!   the rule-event log of replays.
 //!
@@ -199,6 +200,36 @@ pub trait Evaluate: Game {
     /// (the default): no estimate, rollouts play to the end.
     fn win_estimate(&self) -> Option<Vec<f64>> {
         None
+    }
+
+    /// Names of the features of [`Evaluate::features`], one per value, in order (the columns
+    /// of the positions table and the lines of the learned evaluation's weights file). Empty
+    /// (the default): the game has no features and no learned evaluation.
+    const FEATURE_NAMES: &'static [&'static str] = &[];
+
+    /// The text of the game's learned evaluation (`<game>_eval_weights.txt` in its folder, compiled
+    /// in; see [`crate::agents::learned`]), fitted on these features by `bench/train_eval.py`.
+    /// Empty (the default): none, and `xmcts` refuses the game.
+    const EVAL_WEIGHTS: &'static str = "";
+
+    /// The position as `player` sees it, as `FEATURE_NAMES.len()` numbers written to `out`:
+    /// cheap, allocation-free summaries (score so far, resources, progress, `player`'s
+    /// standing against the best opponent). It may read only what `player` knows: the
+    /// public state and `player`'s own secrets, never another player's hidden cards or
+    /// pending simultaneous choice, nor the order of a bag or deck, so two determinizations
+    /// of one view give the same features. (Inside a search it is called on determinized
+    /// samples, where "what `player` knows" is the sample's.)
+    fn features(&self, _player: usize, _out: &mut [f32]) {}
+}
+
+/// `v[p]` minus the largest `v[q]` of the other players (`n` players): the standing of `p`
+/// against its best opponent, the usual shape of a feature.
+pub fn lead(v: &[f64], p: usize, n: usize) -> f32 {
+    let best = (0..n).filter(|&q| q != p).map(|q| v[q]).fold(f64::NEG_INFINITY, f64::max);
+    if best.is_finite() {
+        (v[p] - best) as f32
+    } else {
+        0.0
     }
 }
 

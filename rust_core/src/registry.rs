@@ -1,7 +1,7 @@
 //! Games by name: the one place that lists them and dispatches to their engines.
 
 use crate::agents::AgentSpec;
-use crate::batch::{self, BatchSpec, Columns};
+use crate::batch::{self, BatchSpec, Columns, Positions};
 use crate::error::Result;
 use crate::game::{Game, Record};
 use crate::options::Files;
@@ -89,6 +89,33 @@ pub fn mcts_defaults(game: &str) -> Result<&'static str> {
     with_game!(game, G => Ok(<G as crate::game::Evaluate>::MCTS_DEFAULTS))
 }
 
+macro_rules! weights_texts {
+    ($($name:literal => $ty:ty $(, py = $py:path)?;)*) => {
+        &[$(<$ty as crate::game::Evaluate>::EVAL_WEIGHTS),*]
+    };
+}
+
+/// The content hash of every game's learned evaluation together (mixed into `xmcts`'s version).
+pub fn eval_weights_hash() -> u32 {
+    weights_hash(registered_games!(weights_texts))
+}
+
+/// The content hash of several weights files together (in order).
+pub fn weights_hash(texts: &[&str]) -> u32 {
+    texts.iter().fold(0u32, |h, t| h.rotate_left(5) ^ crate::agents::learned::content_hash(t))
+}
+
+/// The content hash of `game`'s learned evaluation (`<game>_eval_weights.txt`), as 8 hex digits.
+pub fn eval_hash(game: &str) -> Result<String> {
+    with_game!(game, G => Ok(format!("{:08x}", crate::agents::learned::content_hash(
+        <G as crate::game::Evaluate>::EVAL_WEIGHTS))))
+}
+
+/// The names of `game`'s position features ([`crate::game::Evaluate::FEATURE_NAMES`]).
+pub fn feature_names(game: &str) -> Result<Vec<&'static str>> {
+    with_game!(game, G => Ok(<G as crate::game::Evaluate>::FEATURE_NAMES.to_vec()))
+}
+
 /// The version of an agent spec's play (see [`crate::agents::agent_version`]).
 pub fn agent_version(spec: &str) -> Result<u32> {
     AgentSpec::parse(spec).map(|a| a.version())
@@ -127,6 +154,12 @@ pub fn validate(game: &str, variant: &Value, files: &Files, agents: &[String]) -
 /// Plays games `start .. start + count` of `spec` (see [`batch::simulate`]).
 pub fn simulate(game: &str, spec: &BatchSpec, start: u64, count: u64) -> Result<Columns> {
     with_game!(game, G => batch::simulate::<G>(spec, start, count))
+}
+
+/// Plays games `start .. start + count` of `spec` and records one sampled position per
+/// player per game (see [`batch::simulate_positions`]).
+pub fn simulate_positions(game: &str, spec: &BatchSpec, start: u64, count: u64) -> Result<(Columns, Positions)> {
+    with_game!(game, G => batch::simulate_positions::<G>(spec, start, count))
 }
 
 /// The event log of game `index` of `spec` (see [`batch::replay`]).

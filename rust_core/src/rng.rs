@@ -6,7 +6,8 @@
 //!
 //! * the **deal** of game *i* (shuffles, bag draws, reshuffles) depends only on
 //!   `(seed, deal_index)`, and
-//! * each **agent**'s choices depend only on `(seed, game_index, player)`.
+//! * each **agent**'s choices depend only on `(seed, game_index, player)`;
+//! * the **positions** recorded of game *i* depend only on `(seed, game_index)`.
 //!
 //! Neither depends on worker count, batch size or retries.
 
@@ -18,6 +19,7 @@ pub type Rng = ChaCha8Rng;
 
 const DEAL: u64 = 0x6465_616c; // "deal"
 const AGENT: u64 = 0x6167_656e; // "agen"
+const POSITIONS: u64 = 0x706f_7369; // "posi"
 
 /// SplitMix64 step: expands a 64-bit value into well-mixed words.
 fn splitmix64(state: &mut u64) -> u64 {
@@ -58,6 +60,11 @@ pub fn deal_rng(seed: u64, deal_index: u64) -> Rng {
 /// The stream of one agent (`player` = index into the study's agent list) in one game.
 pub fn agent_rng(seed: u64, game_index: u64, player: u64) -> Rng {
     keyed(seed, AGENT, game_index, player.wrapping_add(1))
+}
+
+/// The stream that chooses the recorded positions of game `game_index` (see `batch`).
+pub fn positions_rng(seed: u64, game_index: u64) -> Rng {
+    keyed(seed, POSITIONS, game_index, 0)
 }
 
 /// A uniform integer in `0..n` (`n > 0`), portable across platforms (32-bit sampling).

@@ -28,6 +28,8 @@ __all__ = [
     "agent_version",
     "agents",
     "alhambra",
+    "eval_hash",
+    "feature_names",
     "games",
     "hiroba",
     "maharaja",
@@ -68,6 +70,17 @@ def player_range(game: str) -> tuple[int, int]:
 def agent_version(spec: str) -> int:
     """The version of an agent spec's play (bumped whenever its choices change for a seed)."""
     return int(_native.agent_version(spec))
+
+
+def eval_hash(game: str) -> str:
+    """The content hash (8 hex digits) of ``game``'s learned evaluation (``<game>_eval_weights.txt``,
+    compiled in), which ``xmcts`` uses; it is mixed into ``agent_version("xmcts")``."""
+    return str(_native.eval_hash(game))
+
+
+def feature_names(game: str) -> list[str]:
+    """The names of ``game``'s position features (``f_<name>`` columns of the positions table)."""
+    return list(_native.feature_names(game))
 
 
 def games() -> list[str]:
@@ -170,6 +183,16 @@ class BatchSpec:
         if start < 0 or count < 0:
             raise ValueError("start and count must be non-negative")
         return _native.simulate(self.game, self._native_spec(), start, count)
+
+    def simulate_positions(self, start: int, count: int) -> tuple[pa.RecordBatch, pa.RecordBatch]:
+        """The games of :meth:`simulate` and their positions: one sampled decision per player per
+        game (chosen by the stream of ``seed`` and the game index), with the game's features as
+        that player saw it (``f_<name>`` columns), the player's final ``win`` and the game's
+        hand-written ``estimate`` (see ``README.md``, "Positions")."""
+        if start < 0 or count < 0:
+            raise ValueError("start and count must be non-negative")
+        games, positions = _native.simulate_positions(self.game, self._native_spec(), start, count)
+        return games, positions
 
     def replay(self, game_index: int) -> dict[str, Any]:
         """The full event log of game ``game_index`` (JSON-able): set-up, every action, rule events,

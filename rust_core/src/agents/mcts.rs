@@ -54,6 +54,7 @@
 //! since a deterministic secret choice is exploitable). The agent never sees the true state.
 
 use super::greedy::GreedyAgent;
+use super::learned::Learned;
 use super::random::RandomAgent;
 use super::Agent;
 use crate::game::{Evaluate, Game, View, MAX_SEATS};
@@ -187,6 +188,9 @@ pub struct MctsAgent<G: Game> {
     /// The game's score handicap (from the view of the last search): rollouts value
     /// handicapped outcomes.
     handicap: Handicap,
+    /// `xmcts`: the game's learned evaluation, which ends every rollout after `depth`
+    /// moves (0: at the leaf); `None` for `mcts`.
+    learned: Option<Learned>,
 }
 
 impl<G: Evaluate> MctsAgent<G> {
@@ -209,7 +213,14 @@ impl<G: Evaluate> MctsAgent<G> {
             random: RandomAgent::default(),
             greedy: GreedyAgent::default(),
             handicap: Handicap::default(),
+            learned: None,
         }
+    }
+
+    /// `xmcts`: the search of `mcts` whose rollouts end after `cfg.depth` moves (0: at the
+    /// new leaf) with the win shares of the learned evaluation `learned`.
+    pub fn with_learned(cfg: MctsConfig, learned: Learned) -> Self {
+        MctsAgent { learned: Some(learned), ..Self::new(cfg) }
     }
 
     fn new_node(&mut self) -> u32 {
@@ -413,8 +424,14 @@ impl<G: Evaluate> MctsAgent<G> {
     fn rollout(&mut self, state: &mut G, rng: &mut Rng) -> Vec<f64> {
         let mut moves = 0;
         while !state.is_terminal() {
-            // The game's estimate knows nothing of a handicap: with one, rollouts play to the end.
-            if self.cfg.depth > 0 && moves >= self.cfg.depth && self.handicap.is_zero() {
+            if let (Some(learned), true) = (&self.learned, self.handicap.is_zero()) {
+                if moves >= self.cfg.depth {
+                    let mut shares = Vec::with_capacity(MAX_SEATS);
+                    learned.win_shares(&*state, &mut shares);
+                    return shares;
+                }
+            } else if self.cfg.depth > 0 && moves >= self.cfg.depth && self.handicap.is_zero() {
+                // The estimates know nothing of a handicap: with one, rollouts play to the end.
                 if let Some(estimate) = state.win_estimate() {
                     return estimate;
                 }

@@ -2,6 +2,7 @@
 //! `name:key=value,key=value`, recorded verbatim in the output.
 
 pub mod greedy;
+pub mod learned;
 pub mod mcts;
 pub mod mcts1;
 pub mod random;
@@ -14,18 +15,31 @@ use crate::game::{Evaluate, Game, View};
 use crate::rng::Rng;
 
 /// Names of the available agents.
-pub const AGENTS: &[&str] = &["random", "greedy", "mcts", "mcts1"];
+pub const AGENTS: &[&str] = &["random", "greedy", "mcts", "mcts1", "xmcts"];
+
+/// `xmcts`'s own version, before the content hash of the weights files is mixed in.
+const XMCTS_BASE_VERSION: u32 = 1;
 
 /// Version of each agent's play: bumped whenever an agent chooses differently for the
 /// same seed (recorded with every run, so that a resume never mixes two agents).
 /// `mcts` 2: progressive widening, candidate tables, decoupled UCT (issue 11); 3: subtree
 /// reuse between decisions and per-game defaults (issue 12); 4: no reuse in Alhambra; 5: random
 /// rollouts in Hiroba (chosen at equal CPU time). `mcts1` is `mcts` version 1, frozen (a yardstick).
+/// `xmcts`'s version is its own version mixed with the content hash of every game's learned
+/// evaluation ([`crate::registry::eval_weights_hash`]), so a changed weights file changes it and
+/// resume refuses a directory played with another evaluation.
 pub fn agent_version(name: &str) -> u32 {
     match name {
         "mcts" => 5,
+        "xmcts" => xmcts_version(crate::registry::eval_weights_hash()),
         _ => 1,
     }
+}
+
+/// `xmcts`'s version for the content hash `weights_hash` of the games' weights files: its own
+/// version mixed with the hash (a positive 31-bit number, as the manifest records it).
+pub fn xmcts_version(weights_hash: u32) -> u32 {
+    (weights_hash ^ XMCTS_BASE_VERSION.wrapping_mul(0x9E37_79B9)) & 0x7fff_ffff
 }
 
 /// Chooses actions for one player; sees the game only through that player's [`View`].
@@ -50,7 +64,7 @@ pub trait Agent<G: Game>: Send {
 /// Allowed parameter names per agent.
 fn allowed_params(name: &str) -> &'static [&'static str] {
     match name {
-        "mcts" => &["iters", "c", "bias", "rollout", "eps", "depth", "widen", "widen_c", "reuse"],
+        "mcts" | "xmcts" => &["iters", "c", "bias", "rollout", "eps", "depth", "widen", "widen_c", "reuse"],
         "mcts1" => &["iters", "c", "bias", "rollout", "depth"],
         _ => &[],
     }
@@ -101,7 +115,7 @@ impl AgentSpec {
         }
         let parsed = AgentSpec { spec: spec.to_string(), name: name.to_string(), params };
         parsed.check_params()?;
-        if parsed.name.starts_with("mcts") {
+        if parsed.name.contains("mcts") {
             parsed.mcts_config()?;
         }
         Ok(parsed)
@@ -140,7 +154,7 @@ impl AgentSpec {
 
     /// The MCTS settings of a game whose own defaults are `game_defaults` (its
     /// [`crate::game::Evaluate::MCTS_DEFAULTS`]): the general defaults, then the game's
-    /// (`mcts` only; `mcts1` stays version 1), then the spec's own parameters:
+    /// (`mcts` and `xmcts`; `mcts1` stays version 1), then the spec's own parameters:
     /// `iters` (1..=1000000, default 1000), `c` (0..=100, default 0.2), `bias` (0..=100,
     /// default 10), `rollout` (`random` | `greedy` | `egreedy`, default greedy; `egreedy` plays
     /// a random move with probability `eps`, 0..=1, default 0.1), `depth` (rollout moves
@@ -148,10 +162,11 @@ impl AgentSpec {
     /// (progressive widening exponent 0..=1, default 0.5; 1 = a new child on every visit),
     /// `widen_c` (its coefficient 0.1..=100, default 2) and `reuse` (1 = keep the subtree of
     /// the position reached between decisions, default; 0 = a new tree per decision); see
-    /// `MctsConfig`.
+    /// `MctsConfig`. `xmcts` takes the same parameters and defaults; its `depth` counts the
+    /// rollout moves before its learned evaluation ends the rollout (0: at the new leaf).
     pub fn mcts_config_for(&self, game_defaults: &str) -> Result<mcts::MctsConfig> {
         let mut cfg = mcts::MctsConfig::default();
-        if self.name == "mcts" {
+        if self.name != "mcts1" {
             for (k, v) in game_defaults.split(',').filter_map(|kv| kv.split_once('=')) {
                 self.set(&mut cfg, k, v)?;
             }
@@ -177,7 +192,7 @@ impl AgentSpec {
                 cfg.rollout = match v {
                     "random" => mcts::Rollout::Random,
                     "greedy" => mcts::Rollout::Greedy,
-                    "egreedy" if self.name == "mcts" => mcts::Rollout::EpsilonGreedy,
+                    "egreedy" if self.name != "mcts1" => mcts::Rollout::EpsilonGreedy,
                     _ if self.name == "mcts1" => return Err(self.bad(format!("rollout={v}: allowed random, greedy"))),
                     _ => return Err(self.bad(format!("rollout={v}: allowed random, greedy, egreedy"))),
                 }
@@ -199,6 +214,10 @@ impl AgentSpec {
             "greedy" => Ok(Box::new(greedy::GreedyAgent::default())),
             "mcts" => Ok(Box::new(mcts::MctsAgent::new(self.mcts_config_for(G::MCTS_DEFAULTS)?))),
             "mcts1" => Ok(Box::new(mcts1::Mcts1Agent::new(self.mcts_config()?))),
+            "xmcts" => Ok(Box::new(mcts::MctsAgent::with_learned(
+                self.mcts_config_for(G::MCTS_DEFAULTS)?,
+                learned::Learned::of::<G>()?,
+            ))),
             other => unreachable!("agent {other} passed validation"),
         }
     }

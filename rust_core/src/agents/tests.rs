@@ -464,3 +464,55 @@ fn a_kept_tree_plays_only_moves_legal_in_the_true_position() {
     .unwrap();
     assert_eq!(cols.win.iter().sum::<f64>(), 1.0);
 }
+
+#[test]
+fn learned_weights_are_validated_and_hashed_into_the_version() {
+    use super::learned::Learned;
+    use crate::game::Evaluate;
+    let text = Alhambra::EVAL_WEIGHTS;
+    let learned = Learned::parse::<Alhambra>(text).expect("the compiled-in file parses");
+    // Each kind of damage is refused: another game, a missing or non-finite coefficient, an extra line.
+    let first = Alhambra::FEATURE_NAMES[0];
+    let line = text.lines().find(|l| l.starts_with(&format!("{first} "))).unwrap();
+    let bad = [
+        text.replace("game alhambra", "game taluva"),
+        text.replace(&format!("{line}\n"), ""),
+        text.replace(line, &format!("{first} nan")),
+        format!("{text}extra 1\n"),
+        text.replace("model logistic", "model forest"),
+    ];
+    for b in &bad {
+        assert!(Learned::parse::<Alhambra>(b).is_err(), "accepted:\n{b}");
+    }
+    // A changed coefficient changes the content hash, and with it xmcts's version.
+    let changed = text.replace(line, &format!("{first} 0.123456"));
+    assert_ne!(Learned::parse::<Alhambra>(&changed).unwrap(), learned);
+    let texts = |t: &str| crate::registry::weights_hash(&[t, crate::games::taluva::Taluva::EVAL_WEIGHTS]);
+    assert_ne!(super::xmcts_version(texts(text)), super::xmcts_version(texts(&changed)));
+    let now = super::xmcts_version(crate::registry::eval_weights_hash());
+    assert_eq!(super::agent_version("xmcts"), now);
+    assert_eq!(super::agent_version("mcts"), 5, "mcts is the yardstick: its version stays");
+}
+
+#[test]
+fn learned_win_shares_give_the_acting_player_its_value() {
+    let mut g = state(serde_json::json!({}), 3, 4);
+    advance(&mut g, 60);
+    let learned = super::learned::Learned::of::<Alhambra>().unwrap();
+    let mut shares = Vec::new();
+    learned.win_shares(&g, &mut shares);
+    let acting = g.decision().first();
+    assert!((shares.iter().sum::<f64>() - 1.0).abs() < 1e-9, "{shares:?}");
+    assert!((shares[acting] - learned.value(&g, acting)).abs() < 1e-12);
+    assert!(shares.iter().all(|&s| s > 0.0 && s < 1.0));
+}
+
+#[test]
+fn xmcts_takes_mcts_parameters_with_the_learned_leaf() {
+    let cfg = AgentSpec::parse("xmcts").unwrap().mcts_config_for("reuse=0").unwrap();
+    assert_eq!((cfg.depth, cfg.reuse, cfg.iters), (super::mcts::DEFAULT_DEPTH, false, 1000));
+    assert_eq!(AgentSpec::parse("xmcts:depth=0").unwrap().mcts_config().unwrap().depth, 0);
+    assert!(AgentSpec::parse("xmcts:nope=1").is_err());
+    // The default play of mcts is unchanged by xmcts's existence: same depth as before.
+    assert_eq!(AgentSpec::parse("mcts").unwrap().mcts_config().unwrap().depth, super::mcts::DEFAULT_DEPTH);
+}

@@ -4,6 +4,13 @@
 //! `p`, the agent stream `(seed, i, p)`: results depend on nothing else. With
 //! `pair_seats`, consecutive groups of `n` games share one deal and rotate the agents
 //! across the dealt positions, so every agent plays every seat of every deal.
+//!
+//! [`simulate_positions`] also records **positions**: for every player of every game one of
+//! that player's decisions, drawn uniformly (reservoir sampling) from the stream
+//! `(seed, game_index)` of purpose "positions" ([`positions_rng`]), with the game's
+//! [`crate::game::Evaluate::features`] as that player saw the position and the player's final
+//! win share. The rows depend only on the game, never on batch size or worker count, and
+//! the games played are those of [`simulate`].
 
 use crate::agents::Agent;
 use crate::agents::AgentSpec;
@@ -11,7 +18,7 @@ use crate::error::{Error, Result};
 use crate::game::{Engine, MetricSpec, View, MAX_SEATS};
 use crate::handicap::{self, Handicap};
 use crate::options::Files;
-use crate::rng::{agent_rng, deal_rng, Rng};
+use crate::rng::{agent_rng, below, deal_rng, positions_rng, Rng};
 use serde_json::{json, Value};
 
 /// Columns of a batch, one row per player per game.
@@ -37,6 +44,39 @@ pub struct Columns {
     pub metrics: Vec<Vec<Option<i64>>>,
     pub agent_names: Vec<String>,
     pub rules_version: u32,
+}
+
+/// Sampled positions of a batch, one row per player per game (see the module docs).
+#[derive(Debug, Default, Clone, PartialEq)]
+pub struct Positions {
+    pub game_index: Vec<i64>,
+    /// Index into the agent list.
+    pub player: Vec<i32>,
+    pub seat: Vec<i32>,
+    /// Completed turns of the game at the sampled decision.
+    pub turn: Vec<i32>,
+    /// Which of the player's decisions was sampled (0 = their first) and how many they had.
+    pub decision: Vec<i32>,
+    pub decisions: Vec<i32>,
+    /// The player's final win share (1/k for a k-way tie for first).
+    pub win: Vec<f64>,
+    /// The game's hand-written [`crate::game::Evaluate::win_estimate`] for the player at the
+    /// sampled decision (read from the true state; NaN where the game has none): the
+    /// baseline the learned evaluation is compared with.
+    pub estimate: Vec<f64>,
+    pub feature_names: Vec<&'static str>,
+    /// One column per feature name.
+    pub features: Vec<Vec<f32>>,
+}
+
+/// The position sampled so far for one player of one game.
+#[derive(Clone, Default)]
+struct Sample {
+    seen: u32,
+    chosen: u32,
+    turn: u32,
+    estimate: f64,
+    features: Vec<f32>,
 }
 
 /// One batch description, passed whole through the layers (Python, bindings, registry, runner):
@@ -160,6 +200,23 @@ impl<G: Engine> Setup<G> {
 
 /// Plays games `start .. start + count` and returns their rows.
 pub fn simulate<G: Engine>(spec: &BatchSpec, start: u64, count: u64) -> Result<Columns> {
+    play_batch::<G>(spec, start, count, None)
+}
+
+/// Plays games `start .. start + count` (the games of [`simulate`]) and returns their rows
+/// and one sampled position per player per game (see the module docs).
+pub fn simulate_positions<G: Engine>(spec: &BatchSpec, start: u64, count: u64) -> Result<(Columns, Positions)> {
+    let names = G::FEATURE_NAMES;
+    let mut pos = Positions {
+        feature_names: names.to_vec(),
+        features: vec![Vec::with_capacity(count as usize * spec.agents.len()); names.len()],
+        ..Positions::default()
+    };
+    let cols = play_batch::<G>(spec, start, count, Some(&mut pos))?;
+    Ok((cols, pos))
+}
+
+fn play_batch<G: Engine>(spec: &BatchSpec, start: u64, count: u64, mut pos: Option<&mut Positions>) -> Result<Columns> {
     let BatchSpec { agents, seed, pair_seats, .. } = spec;
     let (seed, pair_seats) = (*seed, *pair_seats);
     let setup = Setup::<G>::new(&spec.variant, agents, &spec.files)?;
@@ -175,8 +232,18 @@ pub fn simulate<G: Engine>(spec: &BatchSpec, start: u64, count: u64) -> Result<C
     };
     let mut buf = Vec::with_capacity(specs.len());
     let mut agents = setup.build_agents()?;
+    let mut samples = vec![Sample { features: vec![0.0; G::FEATURE_NAMES.len()], ..Sample::default() }; n];
     for index in start..start + count {
-        let (state, who, deal_index) = setup.play(&mut agents, seed, index, pair_seats, false, |_, _, _| {})?;
+        let mut pick = positions_rng(seed, index);
+        for s in samples.iter_mut() {
+            s.seen = 0;
+        }
+        let recording = pos.is_some();
+        let (state, who, deal_index) = setup.play(&mut agents, seed, index, pair_seats, false, |s, q, _| {
+            if recording {
+                sample(&mut samples[q], &*s, q, &mut pick);
+            }
+        })?;
         let (scores, ranks, wins) = setup.handicap.outcome(&state);
         let tiebreaks = state.tiebreaks();
         // Rows in agent-list order (player = index into `agents`).
@@ -201,9 +268,35 @@ pub fn simulate<G: Engine>(spec: &BatchSpec, start: u64, count: u64) -> Result<C
             for (col, v) in c.metrics.iter_mut().zip(&buf) {
                 col.push(*v);
             }
+            if let Some(p) = pos.as_deref_mut() {
+                let s = &samples[q];
+                p.game_index.push(index as i64);
+                p.player.push(who[q] as i32);
+                p.seat.push(state.seat(q) as i32);
+                p.turn.push(s.turn as i32);
+                p.decision.push(s.chosen as i32);
+                p.decisions.push(s.seen as i32);
+                p.win.push(wins[q]);
+                p.estimate.push(s.estimate);
+                for (col, v) in p.features.iter_mut().zip(&s.features) {
+                    col.push(*v);
+                }
+            }
         }
     }
     Ok(c)
+}
+
+/// Reservoir sampling of one decision: the `k`-th decision of a player replaces the sample
+/// with probability 1/k (features taken before the action is applied).
+fn sample<G: Engine>(s: &mut Sample, state: &G, q: usize, pick: &mut Rng) {
+    s.seen += 1;
+    if below(pick, s.seen as usize) == 0 {
+        s.chosen = s.seen - 1;
+        s.turn = state.turns();
+        s.estimate = state.win_estimate().map_or(f64::NAN, |w| w[q]);
+        state.features(q, &mut s.features);
+    }
 }
 
 /// The event log of one game: set-up, every action with its player, rule events, and

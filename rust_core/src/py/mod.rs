@@ -1,11 +1,11 @@
 //! PyO3 bindings (module `rust_core._native`). The only Python-aware code of the crate:
 //! it converts arguments, releases the GIL around the engines and hands back Arrow.
 
-use crate::batch::{BatchSpec, Columns};
+use crate::batch::{BatchSpec, Columns, Positions};
 use crate::error::Error;
 use crate::options::Files;
 use crate::registry;
-use arrow_array::{ArrayRef, Float64Array, Int32Array, Int64Array, RecordBatch, StringArray};
+use arrow_array::{ArrayRef, Float32Array, Float64Array, Int32Array, Int64Array, RecordBatch, StringArray};
 use arrow_pyarrow::ToPyArrow;
 use arrow_schema::{DataType, Field, Schema};
 use pyo3::create_exception;
@@ -183,6 +183,39 @@ fn to_batch(game: &str, c: Columns) -> Result<RecordBatch, arrow_schema::ArrowEr
     RecordBatch::try_new(Arc::new(Schema::new(fields)), cols)
 }
 
+fn positions_batch(game: &str, p: Positions, rules_version: u32) -> Result<RecordBatch, arrow_schema::ArrowError> {
+    let rows = p.game_index.len();
+    let mut fields = vec![
+        field("game", DataType::Utf8, false, "game name"),
+        field("rules_version", DataType::Int32, false, "version of the game's rules implementation"),
+        field("game_index", DataType::Int64, false, "index of the game in the study"),
+        field("player", DataType::Int32, false, "index into the agent list"),
+        field("seat", DataType::Int32, false, "turn-order position, 0 = start player"),
+        field("turn", DataType::Int32, false, "completed turns of the game at the sampled decision"),
+        field("decision", DataType::Int32, false, "which of the player's decisions was sampled (0 = first)"),
+        field("decisions", DataType::Int32, false, "decisions the player had in the game"),
+        field("win", DataType::Float64, false, "the player's final win share"),
+        field("estimate", DataType::Float64, false, "the game's hand-written win estimate (NaN: none)"),
+    ];
+    let mut cols: Vec<ArrayRef> = vec![
+        Arc::new(StringArray::from(vec![game; rows])),
+        Arc::new(Int32Array::from(vec![rules_version as i32; rows])),
+        Arc::new(Int64Array::from(p.game_index)),
+        Arc::new(Int32Array::from(p.player)),
+        Arc::new(Int32Array::from(p.seat)),
+        Arc::new(Int32Array::from(p.turn)),
+        Arc::new(Int32Array::from(p.decision)),
+        Arc::new(Int32Array::from(p.decisions)),
+        Arc::new(Float64Array::from(p.win)),
+        Arc::new(Float64Array::from(p.estimate)),
+    ];
+    for (name, values) in p.feature_names.iter().zip(p.features) {
+        fields.push(field(&format!("f_{name}"), DataType::Float32, false, "a position feature (Evaluate::features)"));
+        cols.push(Arc::new(Float32Array::from(values)));
+    }
+    RecordBatch::try_new(Arc::new(Schema::new(fields)), cols)
+}
+
 /// A batch description from Python: `variant_json` is the cell's variant, `files` the text of
 /// each file its file options name.
 fn batch_spec(
@@ -210,6 +243,41 @@ fn simulate<'py>(py: Python<'py>, game: &str, spec: SpecArgs, start: u64, count:
     batch.to_pyarrow(py)
 }
 
+/// Like `simulate`, plus one sampled position per player per game: returns a pair of
+/// `pyarrow.RecordBatch` (games, positions).
+#[pyfunction]
+fn simulate_positions<'py>(
+    py: Python<'py>,
+    game: &str,
+    spec: SpecArgs,
+    start: u64,
+    count: u64,
+) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>)> {
+    let (variant_json, agents, seed, pair_seats, files) = spec;
+    let spec = batch_spec(&variant_json, agents, seed, pair_seats, files)?;
+    let (games, positions) = py
+        .detach(|| {
+            let (cols, pos) = registry::simulate_positions(game, &spec, start, count)?;
+            let version = cols.rules_version;
+            let err = |e: arrow_schema::ArrowError| Error::Invalid(e.to_string());
+            Ok((to_batch(game, cols).map_err(err)?, positions_batch(game, pos, version).map_err(err)?))
+        })
+        .map_err(py_err)?;
+    Ok((games.to_pyarrow(py)?, positions.to_pyarrow(py)?))
+}
+
+/// The content hash of `game`'s learned evaluation (8 hex digits).
+#[pyfunction]
+fn eval_hash(game: &str) -> PyResult<String> {
+    registry::eval_hash(game).map_err(py_err)
+}
+
+/// The names of `game`'s position features.
+#[pyfunction]
+fn feature_names(game: &str) -> PyResult<Vec<&'static str>> {
+    registry::feature_names(game).map_err(py_err)
+}
+
 /// The JSON event log of game `game_index` of the batch described by `spec` (as for `simulate`).
 #[pyfunction]
 fn replay(py: Python<'_>, game: &str, spec: SpecArgs, game_index: u64) -> PyResult<String> {
@@ -232,6 +300,9 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(normalize_variant, m)?)?;
     m.add_function(wrap_pyfunction!(simulate, m)?)?;
     m.add_function(wrap_pyfunction!(replay, m)?)?;
+    m.add_function(wrap_pyfunction!(simulate_positions, m)?)?;
+    m.add_function(wrap_pyfunction!(eval_hash, m)?)?;
+    m.add_function(wrap_pyfunction!(feature_names, m)?)?;
     m.add_function(wrap_pyfunction!(rules_version, m)?)?;
     m.add_function(wrap_pyfunction!(player_range, m)?)?;
     m.add_function(wrap_pyfunction!(agent_version, m)?)?;

@@ -29,7 +29,7 @@
 use super::data::{Card, MAJORITY, N_KINDS, TILES};
 use super::scoring::{kind_points, majority_points};
 use super::state::{Action, Alhambra, Phase, Player, MAX_PLAYERS, NO_TILE};
-use crate::game::Evaluate;
+use crate::game::{lead, Evaluate, Game};
 
 const CHURN: f64 = 2.0;
 /// Share of a redesign's majority gain counted: the opponent can answer a redesign with
@@ -40,6 +40,28 @@ const RESERVE: f64 = 0.3;
 /// Score difference (points) that makes the estimated win chance e : 1 (see
 /// [`Alhambra::win_estimate`]).
 const WIN_SCALE: f64 = 8.0;
+
+/// The features of a position (see [`Evaluate::features`]); leads are against the best
+/// opponent. Progress: scorings done (of 3) and cards left in the deck (/100). Points (/10):
+/// the score so far, the majority points of the scorings to come with the cities as they
+/// are (Dirk included), the longest wall times the scorings left, and their sum. The player's
+/// own money at the greedy's rate (/10; the others' hands are secret: their card counts
+/// instead), the lead in cards, city tiles and reserve tiles; whether they are the start
+/// player. (A position is recorded at the player's own decision, so the player to act is
+/// always the player: the learned value is read for the acting player.)
+pub const FEATURES: &[&str] = &[
+    "scorings_done",
+    "deck_left",
+    "score_lead",
+    "majority_lead",
+    "wall_lead",
+    "estimate_lead",
+    "own_money",
+    "cards_lead",
+    "city_lead",
+    "reserve_lead",
+    "start_player",
+];
 
 /// Money value of one currency: diminishing in the amount held, plus 1 if the market
 /// tile on that currency's space can be paid exactly.
@@ -254,6 +276,60 @@ impl Evaluate for Alhambra {
     fn greedy_values(&self, _player: usize, actions: &[Action], out: &mut Vec<f64>) {
         let mut ctx = Ctx::default();
         out.extend(actions.iter().map(|a| self.greedy_value_in(a, &mut ctx)));
+    }
+
+    const FEATURE_NAMES: &'static [&'static str] = FEATURES;
+    const EVAL_WEIGHTS: &'static str = include_str!("alhambra_eval_weights.txt");
+
+    /// See [`FEATURES`]: public counts, the player's own hand, never another player's cards.
+    fn features(&self, player: usize, out: &mut [f32]) {
+        let n = self.n;
+        let parts = if self.v.dirk { n + 1 } else { n };
+        let mut counts = [[0u8; N_KINDS]; MAX_PLAYERS + 1];
+        for (c, pl) in counts.iter_mut().zip(&self.players) {
+            *c = pl.city.kind_counts;
+        }
+        counts[n] = self.dirk_counts;
+        let mut majority = [0.0; MAX_PLAYERS];
+        for round in self.scorings_done as usize + 1..=3 {
+            let mut pts = [0i64; MAX_PLAYERS + 1];
+            majority_points(&counts[..parts], round, &mut pts);
+            for (m, v) in majority.iter_mut().zip(&pts[..n]) {
+                *m += *v as f64;
+            }
+        }
+        let (mut score, mut wall, mut cards, mut tiles, mut reserve, mut est) = (
+            [0.0; MAX_PLAYERS],
+            [0.0; MAX_PLAYERS],
+            [0.0; MAX_PLAYERS],
+            [0.0; MAX_PLAYERS],
+            [0.0; MAX_PLAYERS],
+            [0.0; MAX_PLAYERS],
+        );
+        for (q, pl) in self.players.iter().enumerate().take(n) {
+            score[q] = self.scores[q] as f64;
+            wall[q] = pl.city.longest_wall(self.v.wall_rule) as f64 * self.scorings_left();
+            cards[q] = pl.cards as f64;
+            tiles[q] = pl.city.kind_counts.iter().map(|&c| c as f64).sum();
+            reserve[q] = pl.reserve.count_ones() as f64;
+            est[q] = score[q] + majority[q] + wall[q];
+        }
+        let me = &self.players[player];
+        let money: f64 = (0..4).map(|c| currency_value(me.sums[c], &me.hand[c], self.market[c])).sum();
+        let values = [
+            self.scorings_done as f32 / 3.0,
+            self.deck.len() as f32 / 100.0,
+            lead(&score, player, n) / 10.0,
+            lead(&majority, player, n) / 10.0,
+            lead(&wall, player, n) / 10.0,
+            lead(&est, player, n) / 10.0,
+            money as f32 / 10.0,
+            lead(&cards, player, n),
+            lead(&tiles, player, n),
+            lead(&reserve, player, n),
+            f32::from(u8::from(self.seat(player) == 0)),
+        ];
+        out.copy_from_slice(&values);
     }
 
     /// Win shares estimated from [`Alhambra::score_estimate`]: a softmax with a scale of

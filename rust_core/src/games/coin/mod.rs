@@ -258,6 +258,16 @@ impl Evaluate for Coin {
     fn greedy_value(&self, _player: usize, _action: &Action) -> f64 {
         0.0
     }
+
+    /// The player's seat's win probability (public: a variant option) and whether they
+    /// start; nothing else about a position matters.
+    const FEATURE_NAMES: &'static [&'static str] = &["seat_win_p", "start_player"];
+    const EVAL_WEIGHTS: &'static str = include_str!("coin_eval_weights.txt");
+
+    fn features(&self, player: usize, out: &mut [f32]) {
+        out[0] = self.v.p[player] as f32;
+        out[1] = f32::from(u8::from(player == 0));
+    }
 }
 
 impl Record for Coin {

@@ -34,11 +34,11 @@
 //! later turn, so greedy places a stone only when it clearly gains. Passing and declining
 //! a stone are worth 0.
 
-use super::board::{bit, cells, col_of, row_of, COL, NEIGHBOURS, ROW};
+use super::board::{bit, cells, col_of, row_of, COL, NEIGHBOURS, N_GARDENS, ROW};
 use super::scoring::pond_sums;
 use super::state::{pebble_kind, Action, Hiroba, KIND_NUMBERS, MAX_PLAYERS, NUMBERS};
 use super::variant::LineRule;
-use crate::game::Evaluate;
+use crate::game::{lead, Evaluate};
 
 /// Points a koi is worth in the projection.
 pub const KOI: f64 = 2.5;
@@ -49,6 +49,28 @@ pub const MOBILITY_CAP: u32 = 10;
 pub const STRANDED: f64 = 2.0;
 /// The worth of keeping a stone for later.
 pub const KEEP_STONE: f64 = 0.5;
+
+/// The features of a position (see [`Evaluate::features`]); leads are against the best
+/// opponent, in points /10 unless said. Progress (share of land cells filled); the garden
+/// projection of the greedy evaluation (cells times the chance of the highest sum), the part
+/// of it already decided (full gardens), the koi projection and their sum; legal placements
+/// (lead and own, up to 30, /10); pebbles in hand (/5) and stones in hand (leads); whether
+/// the player passed and the lead in that;
+/// start player.
+pub const FEATURES: &[&str] = &[
+    "filled",
+    "garden_lead",
+    "decided_lead",
+    "koi_lead",
+    "projection_lead",
+    "options_lead",
+    "own_options",
+    "hand_lead",
+    "stones_lead",
+    "passed",
+    "passed_lead",
+    "start_player",
+];
 
 /// Values shared by the actions of one decision.
 pub struct Ctx {
@@ -143,6 +165,63 @@ impl Evaluate for Hiroba {
 
     fn greedy_value(&self, _player: usize, action: &Action) -> f64 {
         self.value_in(action, &self.eval_ctx())
+    }
+
+    const FEATURE_NAMES: &'static [&'static str] = FEATURES;
+    const EVAL_WEIGHTS: &'static str = include_str!("hiroba_eval_weights.txt");
+
+    /// See [`FEATURES`] (Hiroba has no hidden information).
+    fn features(&self, player: usize, out: &mut [f32]) {
+        let n = self.n;
+        let (mut gardens, mut kois, mut decided) = ([0.0; MAX_PLAYERS], [0.0; MAX_PLAYERS], [0.0; MAX_PLAYERS]);
+        for gi in 0..N_GARDENS {
+            let cells_in = self.board.gardens[gi];
+            let open = (cells_in & self.empty).count_ones();
+            let w = garden_shares(&self.garden_sum[gi], n, headroom(self.garden_used[gi], open));
+            let size = cells_in.count_ones() as f64;
+            for q in 0..n {
+                gardens[q] += size * w[q];
+                if open == 0 {
+                    decided[q] += size * w[q];
+                }
+            }
+        }
+        for pond in cells(self.board.ponds) {
+            let (sums, present) = pond_sums(self, pond);
+            let w = koi_shares(&sums, present, n, (NEIGHBOURS[pond] & self.empty).count_ones());
+            for q in 0..n {
+                kois[q] += KOI * w[q];
+            }
+        }
+        let (mut options, mut hand, mut stones, mut passed) =
+            ([0.0; MAX_PLAYERS], [0.0; MAX_PLAYERS], [0.0; MAX_PLAYERS], [0.0; MAX_PLAYERS]);
+        for q in 0..n {
+            let pl = &self.players[q];
+            options[q] = if self.in_play(q) { self.placement_count(q).min(30) as f64 } else { 0.0 };
+            hand[q] = pl.in_hand() as f64;
+            stones[q] = pl.stones as f64;
+            passed[q] = f64::from(u8::from(pl.passed));
+        }
+        let mut total = [0.0; MAX_PLAYERS];
+        for (t, (g, k)) in total.iter_mut().zip(gardens.iter().zip(&kois)) {
+            *t = g + k;
+        }
+        let land = self.board.land.count_ones().max(1) as f32;
+        let values = [
+            1.0 - self.empty.count_ones() as f32 / land,
+            lead(&gardens, player, n) / 10.0,
+            lead(&decided, player, n) / 10.0,
+            lead(&kois, player, n) / 10.0,
+            lead(&total, player, n) / 10.0,
+            lead(&options, player, n) / 10.0,
+            options[player] as f32 / 10.0,
+            lead(&hand, player, n) / 5.0,
+            lead(&stones, player, n),
+            passed[player] as f32,
+            lead(&passed, player, n),
+            f32::from(u8::from(player == 0)),
+        ];
+        out.copy_from_slice(&values);
     }
 
     /// Greedy scores of many actions of one decision (sharing the players' option counts).

@@ -41,13 +41,34 @@
 
 use super::map::{Map, N_CITIES, START};
 use super::state::*;
-use crate::game::{Evaluate, Game};
+use crate::game::{lead, Evaluate, Game};
 
 const PALACE_VALUE: f64 = 30.0;
 const FORFEIT_PENALTY: f64 = 2.0;
 
 /// Auction value of each character (`advanced_1`).
 pub const CHARACTER_VALUE: [f64; N_CHARACTERS] = [2.0, 3.0, 2.0, 2.0, 3.0, 4.0, 3.0];
+
+/// The features of a position (see [`Evaluate::features`]); leads are against the best
+/// opponent. Progress: the round (/10) and whether it is the last; the lead in the greedy's
+/// position value (/30); palaces built (own and lead); gold (own and lead, /10); the expected
+/// payout of the coming scorings (lead, /10); the leads in village houses, houses in the
+/// supply and characters held;
+/// start player of round 1.
+pub const FEATURES: &[&str] = &[
+    "round",
+    "last_round",
+    "value_lead",
+    "palaces",
+    "palace_lead",
+    "gold",
+    "gold_lead",
+    "payout_lead",
+    "village_lead",
+    "supply_lead",
+    "characters_lead",
+    "start_player",
+];
 
 impl Maharaja {
     /// Expected payout to each player in `city` with the points as they are now.
@@ -308,6 +329,50 @@ impl Maharaja {
 impl Evaluate for Maharaja {
     /// Measured: `bench/tune_mcts.py` (`bench/results/tune-mcts.json`).
     const MCTS_DEFAULTS: &'static str = "widen=0.3";
+
+    const FEATURE_NAMES: &'static [&'static str] = FEATURES;
+    const EVAL_WEIGHTS: &'static str = include_str!("maharaja_eval_weights.txt");
+
+    /// See [`FEATURES`]: with `gold = hidden` the others' gold is their mean (the player
+    /// knows only their total); nobody's wheel but the player's own is read.
+    fn features(&self, player: usize, out: &mut [f32]) {
+        let n = self.n;
+        let v = self.position_values(player);
+        let blind = self.readings.gold_hidden;
+        let others_mean = self.others_gold(player) as f64 / (n - 1) as f64;
+        let (mut palaces, mut gold, mut houses, mut supply, mut chars) =
+            ([0.0; MAX_PLAYERS], [0.0; MAX_PLAYERS], [0.0; MAX_PLAYERS], [0.0; MAX_PLAYERS], [0.0; MAX_PLAYERS]);
+        for q in 0..n {
+            palaces[q] = self.palaces_built[q] as f64;
+            gold[q] = if blind && q != player { others_mean } else { self.gold[q] as f64 };
+            houses[q] = self.map.villages().map(|s| self.houses[s][q] as f64).sum();
+            supply[q] = self.supply[q] as f64;
+            chars[q] = self.chars[q].count_ones() as f64;
+        }
+        let mut payout = [0.0; MAX_PLAYERS];
+        if !self.is_over() && self.round > 0 {
+            for (c, w) in self.coming_cities() {
+                if w > 0.0 && c != START {
+                    self.payout_now(c, &mut payout, w);
+                }
+            }
+        }
+        let values = [
+            self.round as f32 / 10.0,
+            f32::from(u8::from(self.last_round)),
+            lead(&v, player, n) / 30.0,
+            palaces[player] as f32,
+            lead(&palaces, player, n),
+            gold[player] as f32 / 10.0,
+            lead(&gold, player, n) / 10.0,
+            lead(&payout, player, n) / 10.0,
+            lead(&houses, player, n),
+            lead(&supply, player, n),
+            lead(&chars, player, n),
+            f32::from(u8::from(self.seat(player) == 0)),
+        ];
+        out.copy_from_slice(&values);
+    }
 
     fn greedy_value(&self, player: usize, action: &Action) -> f64 {
         self.greedy_eval(player, action)

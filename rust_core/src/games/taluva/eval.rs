@@ -39,7 +39,7 @@
 use super::hex::{self, tile_hexes, EMPTY, NONE};
 use super::moves::CellSet;
 use super::state::{Action, Taluva, HUTS, MAX_PLAYERS};
-use crate::game::Evaluate;
+use crate::game::{lead, Evaluate};
 
 pub const WIN: f64 = 10_000.0;
 pub const TEMPLE: f64 = 100.0;
@@ -76,6 +76,29 @@ pub struct Ctx {
     opp_temple: CellSet,
     endgame: bool,
 }
+
+/// The features of a position (see [`Evaluate::features`]); leads are against the best
+/// opponent. Tiles left (/10); the leads in temples, towers and huts built (/5); huts left
+/// (/10) and their shortage below the reserve (squared, /10); holding a tower site and a
+/// temple site (own and lead); kinds completed (lead); one building from a second kind
+/// with a site for it (own and lead); eliminated (−1); start player.
+pub const FEATURES: &[&str] = &[
+    "tiles_left",
+    "temple_lead",
+    "tower_lead",
+    "hut_lead",
+    "huts_left",
+    "hut_shortage",
+    "tower_site",
+    "tower_site_lead",
+    "temple_site",
+    "temple_site_lead",
+    "kinds_lead",
+    "near_win",
+    "near_win_lead",
+    "eliminated",
+    "start_player",
+];
 
 fn danger(left: i32) -> f64 {
     let short = (RESERVE - left).max(0) as f64;
@@ -379,5 +402,60 @@ impl Evaluate for Taluva {
     }
     fn win_estimate(&self) -> Option<Vec<f64>> {
         Some(self.estimate())
+    }
+
+    const FEATURE_NAMES: &'static [&'static str] = FEATURES;
+    const EVAL_WEIGHTS: &'static str = include_str!("taluva_eval_weights.txt");
+
+    /// See [`FEATURES`]: the board, the supplies and the tiles left (never the stack's order).
+    fn features(&self, player: usize, out: &mut [f32]) {
+        let n = self.n;
+        let (mut temples, mut towers, mut huts, mut tower_site, mut temple_site, mut kinds, mut inn, mut near) = (
+            [0.0; MAX_PLAYERS],
+            [0.0; MAX_PLAYERS],
+            [0.0; MAX_PLAYERS],
+            [0.0; MAX_PLAYERS],
+            [0.0; MAX_PLAYERS],
+            [0.0; MAX_PLAYERS],
+            [0.0; MAX_PLAYERS],
+            [0.0; MAX_PLAYERS],
+        );
+        for q in 0..n {
+            let me = &self.players[q];
+            temples[q] = me.temples_built() as f64;
+            towers[q] = me.towers_built() as f64;
+            huts[q] = (HUTS - me.huts) as f64;
+            kinds[q] = self.kinds_done(q) as f64;
+            if !me.is_in() {
+                continue;
+            }
+            inn[q] = 1.0;
+            let c = self.eval_ctx(q);
+            tower_site[q] = f64::from(u8::from(c.my_tower_sites > 0));
+            temple_site[q] = f64::from(u8::from(c.my_temple_sites > 0));
+            near[q] = f64::from(u8::from(
+                kinds[q] == 1.0
+                    && ((me.temples == 1 && c.my_temple_sites > 0) || (me.towers == 1 && c.my_tower_sites > 0)),
+            ));
+        }
+        let me = &self.players[player];
+        let values = [
+            self.limit.saturating_sub(self.drawn) as f32 / 10.0,
+            lead(&temples, player, n),
+            lead(&towers, player, n),
+            lead(&huts, player, n) / 5.0,
+            me.huts as f32 / 10.0,
+            (danger(me.huts as i32) / DANGER) as f32 / 10.0,
+            tower_site[player] as f32,
+            lead(&tower_site, player, n),
+            temple_site[player] as f32,
+            lead(&temple_site, player, n),
+            lead(&kinds, player, n),
+            near[player] as f32,
+            lead(&near, player, n),
+            inn[player] as f32 - 1.0,
+            f32::from(u8::from(player == 0)),
+        ];
+        out.copy_from_slice(&values);
     }
 }

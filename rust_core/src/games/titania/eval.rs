@@ -35,7 +35,7 @@ use super::state::{
     bits32, Action, Phase, Titania, CARDS_PER_TURN, CARD_COLOURS, DECORATED_FLOOR_POINTS, FLOOR_POINTS, HAND_LIMIT,
     MAX_FLOOR, MAX_PLAYERS,
 };
-use crate::game::Evaluate;
+use crate::game::{lead, Evaluate};
 
 pub const SHELL: f64 = 0.8;
 pub const DEAD_SHELL: f64 = 0.1;
@@ -46,6 +46,28 @@ pub const FLEX: f64 = 0.2;
 pub const FUTURE_FLOOR: f64 = 0.15;
 pub const ENABLES: f64 = 0.3;
 pub const ESTIMATE_SCALE: f64 = 8.0;
+
+/// The features of a position (see [`Evaluate::features`]); leads are against the best
+/// opponent. The epoch (0 or 1) and the cards left in the draw pile (/36); the leads in
+/// points, score tiles (the player's own values; another player's count times the mean
+/// unseen tile), the estimate of the win estimate (points, tiles, shells, starfish and
+/// cards at their worths), shells, starfish, cards and floors (/5); own shells and cards
+/// (/5);
+/// start player.
+pub const FEATURES: &[&str] = &[
+    "epoch",
+    "pile_left",
+    "points_lead",
+    "tiles_lead",
+    "estimate_lead",
+    "shells_lead",
+    "stars_lead",
+    "cards_lead",
+    "floors_lead",
+    "shells",
+    "cards",
+    "start_player",
+];
 
 /// Values shared by the actions of one decision.
 pub struct Ctx {
@@ -192,6 +214,49 @@ impl Titania {
 impl Evaluate for Titania {
     /// Measured: `bench/tune_mcts.py` (`bench/results/tune-mcts.json`).
     const MCTS_DEFAULTS: &'static str = "bias=3";
+
+    const FEATURE_NAMES: &'static [&'static str] = FEATURES;
+    const EVAL_WEIGHTS: &'static str = include_str!("titania_eval_weights.txt");
+
+    /// See [`FEATURES`]: public holdings, the player's own score tiles, never another
+    /// player's hand or score tiles (their counts instead).
+    fn features(&self, player: usize, out: &mut [f32]) {
+        let n = self.n;
+        let unseen_tile = self.ctx(player).tile;
+        let (mut points, mut tiles, mut shells, mut stars, mut cards, mut floors, mut est) = (
+            [0.0; MAX_PLAYERS],
+            [0.0; MAX_PLAYERS],
+            [0.0; MAX_PLAYERS],
+            [0.0; MAX_PLAYERS],
+            [0.0; MAX_PLAYERS],
+            [0.0; MAX_PLAYERS],
+            [0.0; MAX_PLAYERS],
+        );
+        for (q, pl) in self.players.iter().enumerate().take(n) {
+            points[q] = pl.points as f64;
+            tiles[q] = if q == player { pl.tile_points() as f64 } else { unseen_tile * pl.n_tiles as f64 };
+            shells[q] = pl.shell_value() as f64;
+            stars[q] = pl.stars as f64;
+            cards[q] = pl.hand_size() as f64;
+            floors[q] = pl.floors as f64;
+            est[q] = points[q] + tiles[q] + SHELL * shells[q] + STAR * stars[q] + CARD * cards[q];
+        }
+        let values = [
+            self.epoch as f32,
+            self.pile_len as f32 / 36.0,
+            lead(&points, player, n) / 10.0,
+            lead(&tiles, player, n) / 10.0,
+            lead(&est, player, n) / 10.0,
+            lead(&shells, player, n) / 5.0,
+            lead(&stars, player, n) / 5.0,
+            lead(&cards, player, n) / 5.0,
+            lead(&floors, player, n) / 5.0,
+            shells[player] as f32 / 5.0,
+            cards[player] as f32 / 5.0,
+            f32::from(u8::from(player == 0)),
+        ];
+        out.copy_from_slice(&values);
+    }
 
     fn greedy_value(&self, player: usize, a: &Action) -> f64 {
         self.value_in(&self.ctx(player), a)
