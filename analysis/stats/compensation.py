@@ -32,6 +32,10 @@ __all__ = ["Compensation", "Outcomes", "compensation", "fair_handicap", "outcome
 
 #: Bootstrap resamples (percentile intervals).
 RESAMPLES = 400
+#: Bootstrap resamples with 3+ players (every resample solves the seats in turn, 2^(n-1) corners).
+RESAMPLES_MANY = 100
+#: Sweeps over the seats in a bootstrap resample (warm-started from the point estimate).
+RESAMPLE_SWEEPS = 3
 #: Gauss–Seidel sweeps at most (3+ players), and the change (points) that ends them.
 SWEEPS = 30
 SETTLED = 1e-3
@@ -147,13 +151,13 @@ def _crossing(o: Outcomes, weights: np.ndarray, h: np.ndarray, seat: int) -> flo
 
 
 def fair_handicap(
-    o: Outcomes, weights: np.ndarray | None = None, start: np.ndarray | None = None
+    o: Outcomes, weights: np.ndarray | None = None, start: np.ndarray | None = None, sweeps: int = SWEEPS
 ) -> np.ndarray:
     """Points per seat (seat 0: 0) that equalise the (weighted) win shares of every seat."""
     n = o.scores.shape[1]
     w = np.ones(o.scores.shape[0]) if weights is None else weights
     h = np.zeros(n) if start is None else start.astype(float).copy()
-    for _ in range(SWEEPS if n > 2 else 1):
+    for _ in range(sweeps if n > 2 else 1):
         before = h.copy()
         for seat in range(1, n):
             h[seat] = _crossing(o, w, h, seat)
@@ -163,15 +167,17 @@ def fair_handicap(
 
 
 def compensation(
-    o: Outcomes, *, alpha: float = ALPHA, resamples: int = RESAMPLES, seed: int = 0
+    o: Outcomes, *, alpha: float = ALPHA, resamples: int | None = None, seed: int = 0
 ) -> Compensation:
     """The fair handicap of every seat with a deal-level bootstrap interval."""
     point = fair_handicap(o)
     per_game = o.deal
+    if resamples is None:
+        resamples = RESAMPLES if o.scores.shape[1] == 2 else RESAMPLES_MANY
 
     def stat(deals: np.ndarray) -> np.ndarray:
         counts = np.bincount(deals.astype(np.int64), minlength=o.n_deals)
-        return fair_handicap(o, counts[per_game].astype(float), point)[1:]
+        return fair_handicap(o, counts[per_game].astype(float), point, RESAMPLE_SWEEPS)[1:]
 
     res = bootstrap(
         (np.arange(o.n_deals),),
