@@ -378,13 +378,8 @@ def _reason(exc: OSError) -> str:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    from rundir import RunFormatError, RunWriteError
-
-    from . import manifest
-    from .cluster import RayUnavailable
     from .replay import parse_variant
-    from .runner import DirectoryBusy, RunOptionError, run_study
-    from .sink import UnreadableData
+    from .runner import run_study
 
     try:
         study = study_mod.load_study(args.study, args.games, parse_variant(args.variant))
@@ -397,8 +392,8 @@ def cmd_run(args: argparse.Namespace) -> int:
     out = args.out or Path("runs") / study.name
     from analysis import precision as measured  # the CLI wires the analysis into the runner
 
-    try:
-        man = run_study(
+    man = _guarded_run(
+        lambda: run_study(
             study,
             out,
             workers=args.workers,
@@ -414,21 +409,9 @@ def cmd_run(args: argparse.Namespace) -> int:
             halfwidths=measured.max_halfwidths,
             ladder_round=measured.ladder_round,
         )
-    except (
-        manifest.ManifestMismatch,
-        DirectoryBusy,
-        study_mod.StudyError,
-        RunOptionError,
-        RunFormatError,
-    ) as exc:
-        return fail(str(exc))
-    except (RunWriteError, UnreadableData) as exc:
-        return fail_run(f"{exc}; the batches written so far are kept")
-    except RayUnavailable as exc:
-        return fail_run(str(exc))
-    except KeyboardInterrupt:
-        print("interrupted; run the same command again to continue", file=sys.stderr)
-        return 130
+    )
+    if isinstance(man, int):
+        return man
     if not args.quiet:
         line = closing_line(
             study.name, out, man.games_played, man.games_done, man.wall_seconds, man.games_per_second
@@ -455,12 +438,8 @@ def cmd_fairest(args: argparse.Namespace) -> int:
     import functools
 
     from analysis.fairest import fairest_round  # the CLI wires the analysis into the runner
-    from rundir import RunFormatError, RunWriteError
 
-    from . import manifest
-    from .cluster import RayUnavailable
-    from .runner import DirectoryBusy, RunOptionError, run_study
-    from .sink import UnreadableData
+    from .runner import run_study
 
     try:
         study = study_mod.load_study(args.study, args.games)
@@ -477,23 +456,20 @@ def cmd_fairest(args: argparse.Namespace) -> int:
     threshold = args.threshold or study.practical_threshold or 0.01
     out = args.out or Path("runs") / f"{study.name}-fairest"
     decide = functools.partial(fairest_round, threshold=threshold, max_games=cap)
-    try:
-        man = run_study(
-            study, out, workers=args.workers, address=args.address, quiet=args.quiet,
-            progress=not (args.no_progress or args.quiet), max_games=cap, fairest_round=decide,
+    man = _guarded_run(
+        lambda: run_study(
+            study,
+            out,
+            workers=args.workers,
+            address=args.address,
+            quiet=args.quiet,
+            progress=not (args.no_progress or args.quiet),
+            max_games=cap,
+            fairest_round=decide,
         )  # fmt: skip
-    except (
-        manifest.ManifestMismatch,
-        DirectoryBusy,
-        study_mod.StudyError,
-        RunOptionError,
-        RunFormatError,
-    ) as exc:
-        return fail(str(exc))
-    except (RunWriteError, UnreadableData) as exc:
-        return fail_run(f"{exc}; the batches written so far are kept")
-    except RayUnavailable as exc:
-        return fail_run(str(exc))
+    )
+    if isinstance(man, int):
+        return man
     rounds = [r["fairest"] for r in man.precision_rounds if "fairest" in r]
     print(rounds[-1]["line"] if rounds else f"{study.name}: no round decided")
     if args.no_report:
@@ -696,6 +672,14 @@ def _atlas_pages(studies: Any, args: argparse.Namespace, costs: Any) -> int:
 
 def _run_atlas(studies: Any, args: argparse.Namespace, plan: Any, costs: Any, how: Any, run: Any) -> int:
     """The atlas's runs, each error as one line (as ``balancelab run``'s)."""
+    done = _guarded_run(lambda: run(studies, args.out, plan, costs, how))
+    return done if isinstance(done, int) else 0
+
+
+def _guarded_run(call: Callable[[], T]) -> T | int:
+    """``call()``, a run of the run machinery, or its error as one line and an exit status: 2 for
+    input the run refuses (a mismatched or busy directory, a bad option), 1 for a failed write,
+    unreadable data or no Ray (the batches written so far are kept)."""
     from rundir import RunFormatError, RunWriteError
 
     from . import manifest
@@ -704,7 +688,7 @@ def _run_atlas(studies: Any, args: argparse.Namespace, plan: Any, costs: Any, ho
     from .sink import UnreadableData
 
     try:
-        run(studies, args.out, plan, costs, how)
+        return call()
     except (
         manifest.ManifestMismatch,
         DirectoryBusy,
@@ -717,7 +701,6 @@ def _run_atlas(studies: Any, args: argparse.Namespace, plan: Any, costs: Any, ho
         return fail_run(f"{exc}; the batches written so far are kept")
     except RayUnavailable as exc:
         return fail_run(str(exc))
-    return 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:
