@@ -6,7 +6,13 @@
 * **Confirmation**: a cell of the same study that differs only by ``handicap`` = that estimate in
   whole points (e.g. a ``grid.options.handicap`` axis) plays the fix; its start-player advantage
   is read against the practical threshold (``fair``/``negligible``: confirmed; ``matters``/
-  ``measurable``: refuted; ``unsettled``: more games).
+  ``measurable`` or ``unsettled``: not settled, more games).
+* **Re-estimation**: agents that play to the handicap may play differently with it, so an
+  estimate from unhandicapped games can be refuted by play. The fix is then estimated again from
+  the games of the cell that refuted it (their scores without the handicap give the whole
+  handicap that equalises them under that play), and confirmed by the cell played with the new
+  whole-point value, and so on along the handicaps the study played: a chain that ends at a
+  confirmed fix that agrees with its prediction, at a value not played, or at one already tried.
 * **Sweeps** (:mod:`analysis.stats.sweep`): cells that differ only in one numeric option (three
   values or more; for ``handicap``, in one seat's points) get a fitted line and its crossing of fair.
 """
@@ -15,7 +21,7 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -29,12 +35,14 @@ __all__ = ["CellFix", "Sweep", "cell_fixes", "sweeps"]
 
 HANDICAP = "handicap"
 #: Confirmation readings of a cell's practical class.
-CONFIRMS = {"fair": "confirmed", "negligible": "confirmed", "matters": "refuted", "measurable": "refuted"}
+#: (``measurable``: a difference, but not shown to matter: not settled, like ``unsettled``.)
+CONFIRMS = {"fair": "confirmed", "negligible": "confirmed", "matters": "refuted"}
 
 
 @dataclass(frozen=True)
 class CellFix:
-    """A cell's compensation and, where the study played it, the cell confirming it."""
+    """A cell's compensation (estimated from its games) and, where the study played it, the cell
+    confirming it; ``step`` > 0: a re-estimate from the games of the cell that refuted the last."""
 
     cell: CellInfo
     comp: Compensation
@@ -43,6 +51,9 @@ class CellFix:
     confirm_advantage: tuple[float, float, float] | None = None
     #: The start-player advantage the recorded scores predict under the whole-point handicap.
     predicted: float = float("nan")
+    #: The handicap ``cell`` was played with (the estimate is the whole handicap, not a change).
+    played_at: tuple[int, ...] = ()
+    step: int = 0
 
     @property
     def agrees(self) -> bool | None:
@@ -50,13 +61,18 @@ class CellFix:
         if self.confirm_advantage is None:
             return None
         _, lo, hi = self.confirm_advantage
-        return lo <= self.predicted <= hi
+        return bool(lo <= self.predicted <= hi)
 
     @property
     def reading(self) -> str:
         if self.confirm_cell is None:
             return "not played"
         return CONFIRMS.get(self.confirm_finding or "", "not settled")
+
+    @property
+    def settled(self) -> bool:
+        """Confirmed by play, and play agrees with the prediction: the chain ends here."""
+        return self.reading == "confirmed" and bool(self.agrees)
 
 
 @dataclass(frozen=True)
@@ -82,28 +98,49 @@ def _rest_key(cell: CellInfo, option: str) -> str:
 
 
 def cell_fixes(s: StudyAnalysis) -> list[CellFix]:
-    """Compensation of every balance cell played without a handicap, with its confirmation."""
+    """The fix of every balance cell played without a handicap: its compensation with its
+    confirmation, then the re-estimates along the handicapped cells of the study (see the module)."""
     by_rest: dict[str, list[CellInfo]] = defaultdict(list)
     for c in s.balance:
         by_rest[_rest_key(c, HANDICAP)].append(c)
     fixes = []
     for c in s.balance:
-        if any(handicap_of(c)):
-            continue
-        games = outcomes(s.rows[c.id], paired=s.paired)
-        comp = compensation(games)
-        whole = list(comp.whole())
-        shares = win_shares(games.scores, games.tiebreaks, np.array(whole, dtype=float))
-        predicted = float(shares[:, 0].mean()) - 1 / c.n_players
-        fix = CellFix(c, comp, predicted=predicted)
-        same = by_rest[_rest_key(c, HANDICAP)]
-        match = next((o for o in same if handicap_of(o) == whole and any(whole)), None)
-        if match is not None:
-            r = s.advantage_row(match.id)
-            played = (r["advantage"], r["lo"], r["hi"])
-            fix = CellFix(c, comp, match.id, str(r["finding"]), played, predicted)
-        fixes.append(fix)
+        if not any(handicap_of(c)):
+            fixes += _chain(s, c, by_rest[_rest_key(c, HANDICAP)])
     return fixes
+
+
+def _chain(s: StudyAnalysis, base: CellInfo, same: list[CellInfo]) -> list[CellFix]:
+    """The fix estimated from ``base``, then from each cell whose play refuted the last estimate."""
+    steps = [_fix(s, base, same, 0)]
+    tried = {tuple(handicap_of(base))}
+    while not steps[-1].settled and steps[-1].confirm_cell is not None:
+        nxt = next(c for c in same if c.id == steps[-1].confirm_cell)
+        if tuple(handicap_of(nxt)) in tried:
+            break
+        tried.add(tuple(handicap_of(nxt)))
+        steps.append(_fix(s, nxt, same, len(steps)))
+    return steps
+
+
+def _fix(s: StudyAnalysis, c: CellInfo, same: list[CellInfo], step: int) -> CellFix:
+    """The whole handicap that equalises the games of ``c`` (played with its own handicap, taken off
+    their scores), what those scores predict under it, and the cell of ``same`` that played it."""
+    played = handicap_of(c)
+    games = outcomes(s.rows[c.id], played if any(played) else None, paired=s.paired)
+    comp = compensation(games)
+    whole = list(comp.whole())
+    shares = win_shares(games.scores, games.tiebreaks, np.array(whole, dtype=float))
+    predicted = float(shares[:, 0].mean()) - 1 / c.n_players
+    fix = CellFix(c, comp, predicted=predicted, played_at=tuple(played), step=step)
+    # The cell played with the whole value; the cell itself when its own games put fair at its own
+    # handicap (an unhandicapped cell that needs none is its own confirmation).
+    match = next((o for o in same if handicap_of(o) == whole), None)
+    if match is None:
+        return fix
+    r = s.advantage_row(match.id)
+    result = (r["advantage"], r["lo"], r["hi"])
+    return replace(fix, confirm_cell=match.id, confirm_finding=str(r["finding"]), confirm_advantage=result)
 
 
 def _raw(cell: CellInfo, option: str) -> Any:
@@ -188,8 +225,9 @@ def summary(s: StudyAnalysis) -> dict[str, Any]:
     """The fixes and sweeps as JSON-able data (for ``fairest`` and tests)."""
     return {
         "fixes": [
-            {"cell": f.cell.id, "points": list(f.comp.points), "lo": list(f.comp.lo), "hi": list(f.comp.hi),
-             "whole": list(f.comp.whole()), "confirm_cell": f.confirm_cell, "reading": f.reading}
+            {"cell": f.cell.id, "step": f.step, "played_at": list(f.played_at), "points": list(f.comp.points),
+             "lo": list(f.comp.lo), "hi": list(f.comp.hi), "whole": list(f.comp.whole()),
+             "confirm_cell": f.confirm_cell, "reading": f.reading, "agrees": f.agrees}
             for f in cell_fixes(s)
         ],
         "sweeps": [

@@ -88,6 +88,74 @@ def test_three_player_compensation_equalises_every_seat():
     assert np.allclose(shares, 1 / 3, atol=0.03)
 
 
+# --- the fix chain: estimate, play, re-estimate -----------------------------------------------
+
+
+def _cell_rows(edge: int, handicap: int, games: int, seed: int) -> pl.DataFrame:
+    """Two-player games whose second player plays ``edge`` points better; the recorded scores carry
+    the handicap ``[0, handicap]`` (as the batch runner records them)."""
+    rng = np.random.default_rng(seed)
+    raw = rng.integers(0, 21, size=(games, 2)) + np.array([0, edge])
+    return pl.DataFrame(
+        {
+            "game_index": np.repeat(np.arange(games), 2),
+            "deal_index": np.repeat(np.arange(games) // 2, 2),
+            "seat": np.tile([0, 1], games),
+            "score": (raw + np.array([0, handicap])).ravel(),
+            "tiebreak": np.zeros(2 * games, dtype=np.int64),
+        }
+    )
+
+
+class _Fake:
+    """The parts of a StudyAnalysis the fix chain reads: cells, rows, each cell's advantage."""
+
+    game, paired, threshold = "coin", True, 0.03
+
+    def __init__(self, cells: dict[str, tuple[int, int]]) -> None:
+        from analysis.model import CellInfo
+
+        self.rows = {k: _cell_rows(e, h, 8000, i) for i, (k, (e, h)) in enumerate(cells.items())}
+        self.balance = [
+            CellInfo(k, k, i, 2, ("greedy", "greedy"), {"handicap": [0, h]} if h else {}, "greedy", k, k)
+            for i, (k, (_, h)) in enumerate(cells.items())
+        ]
+
+    def advantage_row(self, cell: str) -> dict[str, object]:
+        from analysis.stats.practical import classify
+
+        o = outcomes(self.rows[cell], paired=True)
+        start = win_shares(o.scores, o.tiebreaks, np.zeros(2))[:, 0]
+        per_deal = np.bincount(o.deal, start) / np.bincount(o.deal) - 0.5
+        half = 1.96 * per_deal.std(ddof=1) / np.sqrt(per_deal.size)
+        a = float(per_deal.mean())
+        finding = classify(a - half, a + half, self.threshold)
+        return {"advantage": a, "lo": a - half, "hi": a + half, "finding": finding}
+
+
+def test_a_refuted_fix_is_re_estimated_from_the_games_that_refuted_it():
+    from analysis.fairness import cell_fixes
+    from analysis.report.fairness import chain_words
+
+    # The second player is 1 point better; given a handicap, it plays 3 points better.
+    s = _Fake({"none": (1, 0), "start_1": (3, -1), "start_3": (3, -3)})
+    chain = cell_fixes(s)  # type: ignore[arg-type]
+    assert [f.step for f in chain] == [0, 1]
+    first, second = chain
+    assert first.comp.whole() == (0, -1) and first.confirm_cell == "start_1"
+    assert first.reading == "refuted" and first.agrees is False
+    assert second.played_at == (0, -1) and second.comp.whole() == (0, -3)
+    assert second.confirm_cell == "start_3" and second.reading == "confirmed" and second.agrees
+    words = chain_words(s, chain)  # type: ignore[arg-type]
+    assert "refuted" in words
+    assert "re-estimated from the games played with the start player +1 points" in words
+    assert words.endswith("(confirmed by play)")
+    # Without the cell that plays the new value, the chain ends at an estimate not yet played.
+    s = _Fake({"none": (1, 0), "start_1": (3, -1)})
+    *_, last = cell_fixes(s)  # type: ignore[arg-type]
+    assert last.step == 1 and last.reading == "not played"
+
+
 # --- sweeps -----------------------------------------------------------------------------------
 
 

@@ -15,6 +15,44 @@ from .doc import Doc
 __all__ = ["fairness_findings", "fairness_section"]
 
 
+def _chains(fixes: list[CellFix]) -> list[list[CellFix]]:
+    """The fixes grouped by the unhandicapped cell each chain starts from."""
+    chains: list[list[CellFix]] = []
+    for f in fixes:
+        if f.step == 0:
+            chains.append([f])
+        else:
+            chains[-1].append(f)
+    return chains
+
+
+def _played_words(h: tuple[int, ...]) -> str:
+    """A handicap as played, e.g. "with the start player +2 points"."""
+    if len(h) == 2:
+        who, points = ("start", -h[1]) if h[1] <= 0 else ("second", h[1])
+        return f"with the {who} player {points:+d} points"
+    return "with " + "; ".join(f"seat {i} {p:+d}" for i, p in enumerate(h) if p)
+
+
+def chain_words(s: StudyAnalysis, chain: list[CellFix]) -> str:
+    """A cell's fix in words: the last estimate of its chain, after the refuted ones."""
+    last = chain[-1]
+    said = describe(last.comp, s.game, last.cell.n_players, last.reading)
+    if len(chain) == 1:
+        return said
+    before = "; ".join(
+        f"{_played_words(f.comp.whole())} the advantage was {_points(*f.confirm_advantage)} where the "
+        f"scores predicted {100 * f.predicted:+.1f}"
+        for f in chain[:-1]
+        if f.confirm_advantage is not None
+    )
+    return (
+        f"the unhandicapped games put fair {_played_words(chain[0].comp.whole())}, but play "
+        f"{'refuted' if chain[0].reading == 'refuted' else 'did not confirm'} it "
+        f"({before}); re-estimated from the games played {_played_words(last.played_at)}: {said}"
+    )
+
+
 def _fix_row(s: StudyAnalysis, f: CellFix) -> list[object]:
     seats = [
         f"seat {i}: {f.comp.points[i]:+.1f} [{f.comp.lo[i]:+.1f}, {f.comp.hi[i]:+.1f}]"
@@ -25,7 +63,8 @@ def _fix_row(s: StudyAnalysis, f: CellFix) -> list[object]:
         a, lo, hi = f.confirm_advantage
         agree = "agrees with" if f.agrees else "differs from"
         played = f"{s.short(f.confirm_cell)}: {_points(a, lo, hi)} → {f.reading}; {agree} the prediction"
-    return [f.cell.name, "; ".join(seats), str(list(f.comp.whole())), f"{100 * f.predicted:+.1f}", played]
+    source = f.cell.name if not f.step else f"{f.cell.name} (re-estimate {f.step})"
+    return [source, "; ".join(seats), str(list(f.comp.whole())), f"{100 * f.predicted:+.1f}", played]
 
 
 def _points(a: float, lo: float, hi: float) -> str:
@@ -60,10 +99,8 @@ def fairness_findings(s: StudyAnalysis, fixes: list[CellFix], found: list[Sweep]
     if rounds:
         return [Finding("Fairest setting", _first_up(str(rounds[-1].get("line", ""))) + ".")]
     out = [
-        Finding(
-            f"Fix for {f.cell.name}", _first_up(describe(f.comp, s.game, f.cell.n_players, f.reading)) + "."
-        )
-        for f in fixes
+        Finding(f"Fix for {chain[0].cell.name}", _first_up(chain_words(s, chain)) + ".")
+        for chain in _chains(fixes)
     ]
     out += [
         Finding(f"Sweep of {w.option} ({w.label})", _first_up(w.fit.words(w.option)) + ".") for w in found
@@ -90,10 +127,13 @@ def fairness_section(
             "handicap confirms the fix (its start-player advantage within the practical threshold) or "
             "refutes it. The predicted advantage is what the recorded scores give under that whole-point "
             "handicap had nobody played differently; the played cell agrees with it when its interval holds "
-            "it (a disagreement means the agents play differently with the handicap)."
+            "it (a disagreement means the agents play differently with the handicap). Where play refutes "
+            "an estimate, the fix is estimated again from the games of the cell that refuted it (the "
+            "handicap taken off their scores) and confirmed by the cell played with the new value, along "
+            "the handicaps the study played (rows marked re-estimate)."
         )
-        for f in fixes:
-            doc.para(f"{f.cell.name}: {describe(f.comp, s.game, f.cell.n_players, f.reading)}.")
+        for chain in _chains(fixes):
+            doc.para(f"{chain[0].cell.name}: {chain_words(s, chain)}.")
         doc.table(
             [
                 "cell",

@@ -32,6 +32,28 @@ use std::hash::Hash;
 /// Most players any game seats (positions fit a `u32` bit set).
 pub const MAX_SEATS: usize = 8;
 
+/// Expected final scores by position and the softmax scale (points) that makes them win
+/// shares: see [`Evaluate::estimated_scores`].
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ScoreEstimate {
+    pub n: usize,
+    pub scores: [f64; MAX_SEATS],
+    /// A score difference of `scale` points makes the estimated win chances e : 1.
+    pub scale: f64,
+}
+
+impl ScoreEstimate {
+    /// Win shares (summing to 1) of the expected scores plus `bonus[q]` points for position
+    /// `q` (a handicap): a softmax with the estimate's scale.
+    pub fn win_shares(&self, bonus: &[f64; MAX_SEATS]) -> Vec<f64> {
+        let est: Vec<f64> = (0..self.n).map(|q| self.scores[q] + bonus[q]).collect();
+        let top = est.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
+        let w: Vec<f64> = est.iter().map(|e| ((e - top) / self.scale).exp()).collect();
+        let total: f64 = w.iter().sum();
+        w.iter().map(|x| x / total).collect()
+    }
+}
+
 /// A typed per-player output column a game adds to the batch output.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct MetricSpec {
@@ -199,6 +221,16 @@ pub trait Evaluate: Game {
     /// everything in the state (it is called on determinized samples). `None`
     /// (the default): no estimate, rollouts play to the end.
     fn win_estimate(&self) -> Option<Vec<f64>> {
+        self.estimated_scores().map(|e| e.win_shares(&[0.0; MAX_SEATS]))
+    }
+
+    /// The final scores the game's own evaluation expects, by position, and the scale in
+    /// points of the softmax that turns them into [`Evaluate::win_estimate`]. A game whose
+    /// estimate is in the points of its final score gives it here (and need not write
+    /// `win_estimate`): `mcts` then adds a score handicap to the expected scores and keeps
+    /// cutting rollouts short under a handicap. `None` (the default): the estimate is not in
+    /// points, and under a handicap rollouts play to the end.
+    fn estimated_scores(&self) -> Option<ScoreEstimate> {
         None
     }
 

@@ -420,21 +420,37 @@ impl<G: Evaluate> MctsAgent<G> {
         }
     }
 
+    /// The estimated win shares that end a rollout after `moves` moves, if it ends there:
+    /// after `depth` moves (`xmcts`: also 0), the learned evaluation (`xmcts`) or the game's
+    /// win estimate (`mcts`). Neither knows a handicap: under one, the game's expected scores
+    /// plus the handicap ([`Evaluate::estimated_scores`]), or, for a game without them, no cut.
+    fn cut(&self, state: &G, moves: u32) -> Option<Vec<f64>> {
+        if moves < self.cfg.depth || (self.cfg.depth == 0 && self.learned.is_none()) {
+            return None;
+        }
+        if !self.handicap.is_zero() {
+            let mut bonus = [0.0; MAX_SEATS];
+            for (q, b) in bonus.iter_mut().enumerate().take(state.n_players()) {
+                *b = self.handicap.points(state.seat(q)) as f64;
+            }
+            return state.estimated_scores().map(|e| e.win_shares(&bonus));
+        }
+        match &self.learned {
+            Some(learned) => {
+                let mut shares = Vec::with_capacity(MAX_SEATS);
+                learned.win_shares(state, &mut shares);
+                Some(shares)
+            }
+            None => state.win_estimate(),
+        }
+    }
+
     /// Plays `state` on with the rollout policy and returns the win shares.
     fn rollout(&mut self, state: &mut G, rng: &mut Rng) -> Vec<f64> {
         let mut moves = 0;
         while !state.is_terminal() {
-            if let (Some(learned), true) = (&self.learned, self.handicap.is_zero()) {
-                if moves >= self.cfg.depth {
-                    let mut shares = Vec::with_capacity(MAX_SEATS);
-                    learned.win_shares(&*state, &mut shares);
-                    return shares;
-                }
-            } else if self.cfg.depth > 0 && moves >= self.cfg.depth && self.handicap.is_zero() {
-                // The estimates know nothing of a handicap: with one, rollouts play to the end.
-                if let Some(estimate) = state.win_estimate() {
-                    return estimate;
-                }
+            if let Some(shares) = self.cut(state, moves) {
+                return shares;
             }
             self.choices.clear();
             for p in state.decision().players() {

@@ -159,6 +159,34 @@ fn rollouts_stop_at_depth_only_with_a_win_estimate() {
     assert_ne!(picks("mcts:iters=100,depth=1"), picks("mcts:iters=100,depth=0"));
 }
 
+#[test]
+fn a_handicap_keeps_the_rollout_cut_where_the_game_expects_scores() {
+    use crate::game::{Evaluate, MAX_SEATS};
+    use crate::handicap::Handicap;
+    let mut g = state(json!({}), 2, 4);
+    advance(&mut g, 30);
+    // The win estimate is the softmax of the expected scores; a bonus of one scale multiplies
+    // a player's odds by e.
+    let e = g.estimated_scores().expect("Alhambra's estimate is in points");
+    let zero = [0.0; MAX_SEATS];
+    assert_eq!(g.win_estimate().unwrap(), e.win_shares(&zero));
+    let mut bonus = zero;
+    bonus[1] = e.scale;
+    let (w0, w1) = (e.win_shares(&zero), e.win_shares(&bonus));
+    assert!(((w1[1] / w1[0]) / (w0[1] / w0[0]) - std::f64::consts::E).abs() < 1e-9, "{w0:?} {w1:?}");
+    // Under a handicap the depth still cuts rollouts (version 5 played every one to the end).
+    let h = Handicap::from_points(&[0, 3]);
+    let picks = |spec: &str| {
+        (0..8)
+            .map(|s| {
+                let mut a = AgentSpec::parse(spec).unwrap().build::<Alhambra>().unwrap();
+                a.choose(&View::with_handicap(&g, g.current, &h), &mut agent_rng(s, 1, 0))
+            })
+            .collect::<Vec<_>>()
+    };
+    assert_ne!(picks("mcts:iters=100,depth=1"), picks("mcts:iters=100,depth=0"));
+}
+
 /// A one-decision game for the simultaneous search: player 0 picks `SAFE` (wins with
 /// probability 0.4) or a side; player 1 picks a side; a side wins for player 0 iff the sides
 /// match (matching pennies, worth 0.5 to player 0 when nobody sees the other's pick). With
@@ -491,7 +519,7 @@ fn learned_weights_are_validated_and_hashed_into_the_version() {
     assert_ne!(super::xmcts_version(texts(text)), super::xmcts_version(texts(&changed)));
     let now = super::xmcts_version(crate::registry::eval_weights_hash());
     assert_eq!(super::agent_version("xmcts"), now);
-    assert_eq!(super::agent_version("mcts"), 5, "mcts is the yardstick: its version stays");
+    assert_eq!(super::agent_version("mcts"), 6, "mcts is the yardstick: its version changes only on purpose");
 }
 
 #[test]

@@ -29,7 +29,7 @@
 use super::data::{Card, MAJORITY, N_KINDS, TILES};
 use super::scoring::{kind_points, majority_points};
 use super::state::{Action, Alhambra, Phase, Player, MAX_PLAYERS, NO_TILE};
-use crate::game::{lead, Evaluate, Game};
+use crate::game::{lead, Evaluate, Game, ScoreEstimate, MAX_SEATS};
 
 const CHURN: f64 = 2.0;
 /// Share of a redesign's majority gain counted: the opponent can answer a redesign with
@@ -38,7 +38,7 @@ const REDESIGN_MAJORITY: f64 = 0.5;
 const EXACT: f64 = 2.0;
 const RESERVE: f64 = 0.3;
 /// Score difference (points) that makes the estimated win chance e : 1 (see
-/// [`Alhambra::win_estimate`]).
+/// [`Evaluate::win_estimate`]).
 const WIN_SCALE: f64 = 8.0;
 
 /// The features of a position (see [`Evaluate::features`]); leads are against the best
@@ -332,13 +332,11 @@ impl Evaluate for Alhambra {
         out.copy_from_slice(&values);
     }
 
-    /// Win shares estimated from [`Alhambra::score_estimate`]: a softmax with a scale of
-    /// `WIN_SCALE` points (for two players, a logistic in the score difference).
-    fn win_estimate(&self) -> Option<Vec<f64>> {
-        let est = self.score_estimate();
-        let top = est[..self.n].iter().cloned().fold(f64::NEG_INFINITY, f64::max);
-        let w: Vec<f64> = est[..self.n].iter().map(|e| ((e - top) / WIN_SCALE).exp()).collect();
-        let total: f64 = w.iter().sum();
-        Some(w.iter().map(|x| x / total).collect())
+    /// [`Alhambra::score_estimate`] with a softmax scale of `WIN_SCALE` points (for two
+    /// players, a logistic in the score difference).
+    fn estimated_scores(&self) -> Option<ScoreEstimate> {
+        let mut scores = [0.0; MAX_SEATS];
+        scores[..self.n].copy_from_slice(&self.score_estimate()[..self.n]);
+        Some(ScoreEstimate { n: self.n, scores, scale: WIN_SCALE })
     }
 }

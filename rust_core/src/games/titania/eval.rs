@@ -35,7 +35,7 @@ use super::state::{
     bits32, Action, Phase, Titania, CARDS_PER_TURN, CARD_COLOURS, DECORATED_FLOOR_POINTS, FLOOR_POINTS, HAND_LIMIT,
     MAX_FLOOR, MAX_PLAYERS,
 };
-use crate::game::{lead, Evaluate};
+use crate::game::{lead, Evaluate, ScoreEstimate, MAX_SEATS};
 
 pub const SHELL: f64 = 0.8;
 pub const DEAD_SHELL: f64 = 0.1;
@@ -268,19 +268,16 @@ impl Evaluate for Titania {
         let ctx = self.ctx(player);
         out.extend(actions.iter().map(|a| self.value_in(&ctx, a)));
     }
-    /// A softmax over points + score tiles + resources at their worth.
-    fn win_estimate(&self) -> Option<Vec<f64>> {
-        let mut est = [0.0; MAX_PLAYERS];
-        for (p, e) in est.iter_mut().enumerate().take(self.n) {
+    /// A softmax (scale [`ESTIMATE_SCALE`]) over points + score tiles + resources at their worth.
+    fn estimated_scores(&self) -> Option<ScoreEstimate> {
+        let mut scores = [0.0; MAX_SEATS];
+        for (p, e) in scores.iter_mut().enumerate().take(self.n) {
             let me = &self.players[p];
             *e = (me.points + me.tile_points()) as f64
                 + SHELL * me.shell_value() as f64
                 + STAR * me.stars as f64
                 + CARD * me.hand_size() as f64;
         }
-        let top = est[..self.n].iter().copied().fold(f64::MIN, f64::max);
-        let w: Vec<f64> = est[..self.n].iter().map(|e| ((e - top) / ESTIMATE_SCALE).exp()).collect();
-        let sum: f64 = w.iter().sum();
-        Some(w.into_iter().map(|x| x / sum).collect())
+        Some(ScoreEstimate { n: self.n, scores, scale: ESTIMATE_SCALE })
     }
 }
