@@ -38,6 +38,10 @@ TINY: dict[str, tuple[dict[str, str], list[str]]] = {
     ),
     "mcts_strength.py": ({"GAME": "coin", "SPEC": "mcts:iters=5"}, ["--games", "4", "--workers", "1"]),
     "equal_time.py": ({"GAME": "coin"}, ["--games", "4", "--calibration", "1", "--workers", "1"]),
+    "elo_per_cpu.py": (
+        {"GAME": "coin"},
+        ["--ms", "0.05", "0.1", "--games", "4", "--calibration", "1", "--workers", "1"],
+    ),
     "train_eval.py": (
         {"GAME": "coin"},
         ["--games", "40", "--workers", "1", "--agent", "greedy", "--dry-run"],

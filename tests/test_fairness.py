@@ -148,7 +148,7 @@ def test_a_refuted_fix_is_re_estimated_from_the_games_that_refuted_it():
     assert second.confirm_cell == "start_3" and second.reading == "confirmed" and second.agrees
     words = chain_words(s, chain)  # type: ignore[arg-type]
     assert "refuted" in words
-    assert "re-estimated from the games played with the start player +1 points" in words
+    assert "re-estimated from the games played with the start player +1 point" in words
     assert words.endswith("(confirmed by play)")
     # Without the cell that plays the new value, the chain ends at an estimate not yet played.
     s = _Fake({"none": (1, 0), "start_1": (3, -1)})

@@ -30,27 +30,33 @@ def _played_words(h: tuple[int, ...]) -> str:
     """A handicap as played, e.g. "with the start player +2 points"."""
     if len(h) == 2:
         who, points = ("start", -h[1]) if h[1] <= 0 else ("second", h[1])
-        return f"with the {who} player {points:+d} points"
+        return f"with the {who} player {points:+d} point{'' if abs(points) == 1 else 's'}"
     return "with " + "; ".join(f"seat {i} {p:+d}" for i, p in enumerate(h) if p)
 
 
 def chain_words(s: StudyAnalysis, chain: list[CellFix]) -> str:
-    """A cell's fix in words: the last estimate of its chain, after the refuted ones."""
+    """A cell's fix in words: each estimate played in turn, then the last estimate."""
     last = chain[-1]
     said = describe(last.comp, s.game, last.cell.n_players, last.reading)
     if len(chain) == 1:
         return said
-    before = "; ".join(
-        f"{_played_words(f.comp.whole())} the advantage was {_points(*f.confirm_advantage)} where the "
-        f"scores predicted {100 * f.predicted:+.1f}"
-        for f in chain[:-1]
-        if f.confirm_advantage is not None
-    )
-    return (
-        f"the unhandicapped games put fair {_played_words(chain[0].comp.whole())}, but play "
-        f"{'refuted' if chain[0].reading == 'refuted' else 'did not confirm'} it "
-        f"({before}); re-estimated from the games played {_played_words(last.played_at)}: {said}"
-    )
+    steps = []
+    for f in chain:
+        if f.confirm_advantage is None or f.confirm_cell == f.cell.id:
+            continue
+        source = (
+            "the unhandicapped games"
+            if not f.step
+            else f"re-estimated from the games played {_played_words(f.played_at)}, they"
+        )
+        text = (
+            f"{source} put fair {_played_words(f.comp.whole())}; played so, the advantage is "
+            f"{_points(*f.confirm_advantage)}: {f.reading}"
+        )
+        if not f.agrees:
+            text += f" (the scores predicted {100 * f.predicted:+.1f}: the agents play differently with it)"
+        steps.append(text)
+    return "; ".join(steps) + f"; so {said}"
 
 
 def _fix_row(s: StudyAnalysis, f: CellFix) -> list[object]:
@@ -63,6 +69,8 @@ def _fix_row(s: StudyAnalysis, f: CellFix) -> list[object]:
         a, lo, hi = f.confirm_advantage
         agree = "agrees with" if f.agrees else "differs from"
         played = f"{s.short(f.confirm_cell)}: {_points(a, lo, hi)} → {f.reading}; {agree} the prediction"
+        if f.confirm_cell == f.cell.id:
+            played = f"this cell: {_points(a, lo, hi)} → {f.reading}; its own games put fair at its handicap"
     source = f.cell.name if not f.step else f"{f.cell.name} (re-estimate {f.step})"
     return [source, "; ".join(seats), str(list(f.comp.whole())), f"{100 * f.predicted:+.1f}", played]
 
