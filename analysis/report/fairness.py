@@ -54,7 +54,9 @@ def chain_words(s: StudyAnalysis, chain: list[CellFix]) -> str:
             f"{_points(*f.confirm_advantage)}: {f.reading}"
         )
         if not f.agrees:
-            text += f" (the scores predicted {100 * f.predicted:+.1f}: the agents play differently with it)"
+            text += (
+                f" (the scores predicted {_signed(100 * f.predicted)}: the agents play differently with it)"
+            )
         steps.append(text)
     return "; ".join(steps) + f"; so {said}"
 
@@ -72,11 +74,15 @@ def _fix_row(s: StudyAnalysis, f: CellFix) -> list[object]:
         if f.confirm_cell == f.cell.id:
             played = f"this cell: {_points(a, lo, hi)} → {f.reading}; its own games put fair at its handicap"
     source = f.cell.name if not f.step else f"{f.cell.name} (re-estimate {f.step})"
-    return [source, "; ".join(seats), str(list(f.comp.whole())), f"{100 * f.predicted:+.1f}", played]
+    return [source, "; ".join(seats), str(list(f.comp.whole())), _signed(100 * f.predicted), played]
+
+
+def _signed(x: float) -> str:
+    return f"{x:+.1f}".replace("-", "−")
 
 
 def _points(a: float, lo: float, hi: float) -> str:
-    return f"{100 * a:+.1f} [{100 * lo:+.1f}, {100 * hi:+.1f}]"
+    return f"{100 * a:+.1f} [{100 * lo:+.1f}, {100 * hi:+.1f}]".replace("-", "−")
 
 
 def _fairest(doc: Doc, s: StudyAnalysis) -> None:

@@ -210,7 +210,7 @@ def describe(c: Compensation, game: str, n_players: int, reading: str = "not pla
         point, lo, hi, whole = c.points[s], c.lo[s], c.hi[s], c.whole()[s]
         if n_players == 2 and point < 0:  # the same rule, said as points to the start player
             name, point, lo, hi, whole = ORDINALS[0], -point, -hi, -lo, -whole
-        fair = f"fair at {point:+.1f} [{lo:+.1f}, {hi:+.1f}]"
+        fair = f"fair at {point:+.1f} [{lo:+.1f}, {hi:+.1f}]".replace("-", "−")
         unit = "point" if abs(whole) == 1 else "points"
         parts.append(f"the {name} {whole:+d} {unit} ({fair})" if whole else f"the {name} nothing ({fair})")
     verb = "is" if reading == "confirmed" else "should be"

@@ -51,14 +51,17 @@ class Crossing:
 
     def words(self, option: str, unit: str = "") -> str:
         """E.g. ``fair at dirk_tiles = 3.4 [2.9, 3.9]`` or ``never fair between 0 and 5``."""
-        slope = f"{100 * self.slope:+.2f} [{100 * self.slope_lo:+.2f}, {100 * self.slope_hi:+.2f}]"
+        slope = f"{100 * self.slope:+.2f} [{100 * self.slope_lo:+.2f}, {100 * self.slope_hi:+.2f}]".replace(
+            "-", "−"
+        )
         per = f"{slope} points of win rate per unit"
         if not math.isfinite(self.value):
             return f"{option}: no trend ({per}); the crossing cannot be located"
+        value = f"{self.value:.2f}".replace("-", "−")
         where = (
-            f"{option} = {self.value:.2f}{unit} [{self.lo:.2f}, {self.hi:.2f}]"
+            f"{option} = {value}{unit} " + f"[{self.lo:.2f}, {self.hi:.2f}]".replace("-", "−")
             if self.settled
-            else (f"{option} = {self.value:.2f}{unit} (interval unbounded: the trend is not settled)")
+            else (f"{option} = {value}{unit} (interval unbounded: the trend is not settled)")
         )
         if self.in_range:
             return f"fair at {where}; {per}"
