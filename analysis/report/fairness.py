@@ -63,7 +63,7 @@ def chain_words(s: StudyAnalysis, chain: list[CellFix]) -> str:
 
 def _fix_row(s: StudyAnalysis, f: CellFix) -> list[object]:
     seats = [
-        f"seat {i}: {f.comp.points[i]:+.1f} [{f.comp.lo[i]:+.1f}, {f.comp.hi[i]:+.1f}]"
+        f"seat {i}: {_signed(f.comp.points[i])} [{_signed(f.comp.lo[i])}, {_signed(f.comp.hi[i])}]"
         for i in range(1, f.cell.n_players)
     ]
     played = "—"
