@@ -80,6 +80,24 @@ def test_bootstrap_compensation_recovers_a_known_shift():
     )
 
 
+def test_the_share_curve_equals_a_recount_at_every_whole_point():
+    from analysis.stats.compensation import _mean_shares, _share_curve
+
+    rng = np.random.default_rng(7)
+    for n in (2, 3, 5):
+        games = 600
+        scores = rng.integers(0, 12, size=(games, n)).astype(float)  # many ties
+        o = Outcomes(scores, rng.integers(0, 3, size=(games, n)).astype(float), np.arange(games) // 2)
+        weights = rng.integers(0, 3, size=games).astype(float)
+        h = np.concatenate(([0.0], rng.normal(0, 2, size=n - 1)))  # fractional: corners
+        for seat in range(1, n):
+            at = _share_curve(o, weights, h, seat)
+            for x in range(-15, 16):
+                trial = h.copy()
+                trial[seat] = x
+                assert at(x) == pytest.approx(_mean_shares(o, weights, trial)[seat], abs=1e-12)
+
+
 def test_three_player_compensation_equalises_every_seat():
     o = _synthetic([4, 2, 0], 6000, 3)
     h = fair_handicap(o)

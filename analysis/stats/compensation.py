@@ -19,6 +19,7 @@ game-count weights.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -112,10 +113,40 @@ def _mean_shares(o: Outcomes, weights: np.ndarray, h: np.ndarray) -> np.ndarray:
     return total
 
 
-def _seat_share(o: Outcomes, weights: np.ndarray, h: np.ndarray, seat: int, x: float) -> float:
-    trial = h.copy()
-    trial[seat] = x
-    return float(_mean_shares(o, weights, trial)[seat])
+def _share_curve(o: Outcomes, weights: np.ndarray, h: np.ndarray, seat: int) -> Callable[[int], float]:
+    """``seat``'s mean win share as a function of its own whole-point handicap ``x``, the others
+    fixed at ``h`` (fractions read between whole points, as :func:`_mean_shares`). Per corner of the
+    others' whole points, a game gives the seat 1 when ``x`` > ``d`` (the best other handicapped
+    score minus the seat's score), its tie-break share when ``x`` = ``d``, else 0: so with the games
+    sorted by ``d`` once, each ``x`` costs two binary searches instead of a pass over the games."""
+    base = np.floor(h)
+    parts = [i for i in range(h.size) if i != seat and h[i] - base[i] > 1e-12]
+    total = float(weights.sum())
+    curves = []
+    for corner in itertools.product((0, 1), repeat=len(parts)):
+        trial = base.copy()
+        weight = 1.0
+        for i, up in zip(parts, corner, strict=True):
+            trial[i] += up
+            weight *= h[i] - base[i] if up else 1 - (h[i] - base[i])
+        adjusted = o.scores + trial[None, :]
+        others = np.delete(adjusted, seat, axis=1).max(axis=1)
+        d = others - o.scores[:, seat]
+        adjusted[:, seat] = others  # tied with the best other: the tie-break decides
+        tie = win_shares(adjusted, o.tiebreaks, np.zeros(h.size))[:, seat]
+        order = np.argsort(d, kind="stable")
+        cum_win = np.concatenate(([0.0], np.cumsum(weights[order])))
+        cum_tie = np.concatenate(([0.0], np.cumsum((weights * tie)[order])))
+        curves.append((weight, d[order], cum_win, cum_tie))
+
+    def share(x: int) -> float:
+        value = 0.0
+        for weight, d, cum_win, cum_tie in curves:
+            below, upto = np.searchsorted(d, x, "left"), np.searchsorted(d, x, "right")
+            value += weight * (cum_win[below] + cum_tie[upto] - cum_tie[below])
+        return value / total
+
+    return share
 
 
 def _crossing(o: Outcomes, weights: np.ndarray, h: np.ndarray, seat: int) -> float:
@@ -123,26 +154,27 @@ def _crossing(o: Outcomes, weights: np.ndarray, h: np.ndarray, seat: int) -> flo
     n = o.scores.shape[1]
     target = 1 / n
     limit = int(np.ceil(float(np.ptp(o.scores)) + 1 + float(np.abs(h).max())))  # share(-limit) = 0
+    at = _share_curve(o, weights, h, seat)
     guess, step = int(np.floor(h[seat])), 2
     lo, hi = max(guess - step, -limit), min(guess + step + 1, limit)
-    f_lo, f_hi = _seat_share(o, weights, h, seat, lo), _seat_share(o, weights, h, seat, hi)
+    f_lo, f_hi = at(lo), at(hi)
     while f_lo >= target and lo > -limit:  # widen around the current value until it brackets
         step *= 2
         hi, f_hi = lo, f_lo
         lo = max(guess - step, -limit)
-        f_lo = _seat_share(o, weights, h, seat, lo)
+        f_lo = at(lo)
     while f_hi < target and hi < limit:
         step *= 2
         lo, f_lo = hi, f_hi
         hi = min(guess + step + 1, limit)
-        f_hi = _seat_share(o, weights, h, seat, hi)
+        f_hi = at(hi)
     if f_lo >= target:
         return float(lo)
     if f_hi < target:
         return float(hi)
     while hi - lo > 1:  # invariant: f(lo) < target <= f(hi)
         mid = (lo + hi) // 2
-        f_mid = _seat_share(o, weights, h, seat, mid)
+        f_mid = at(mid)
         if f_mid < target:
             lo, f_lo = mid, f_mid
         else:
