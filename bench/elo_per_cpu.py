@@ -73,7 +73,7 @@ def ratings(units: list[dict[str, Any]]) -> dict[str, dict[str, float]]:
     }
 
 
-def figure(path: Path, game: str, agents: list[dict[str, Any]], new: str) -> None:
+def figure(path: Path, game: str, agents: list[dict[str, Any]], new: str, evaluation: str) -> None:
     import matplotlib
 
     matplotlib.use("Agg")
@@ -84,12 +84,12 @@ def figure(path: Path, game: str, agents: list[dict[str, Any]], new: str) -> Non
         pts = [a for a in agents if a["family"] == family]
         xs, ys = [a["ms_per_decision"] for a in pts], [a["elo"] for a in pts]
         err = [[a["elo"] - a["lo"] for a in pts], [a["hi"] - a["elo"] for a in pts]]
-        label = f"{family} (version {pts[0]['version']})" if family != "greedy" else "greedy"
+        label = {"greedy": "greedy", "mcts": f"mcts (version {pts[0]['version']})"}.get(family, family)
         ax.errorbar(xs, ys, yerr=err, marker="o", capsize=3, color=colour, label=label)
     ax.set_xscale("log")
     ax.set_xlabel("CPU ms per searched decision (log scale)")
     ax.set_ylabel("Elo relative to greedy (95% CI)")
-    ax.set_title(f"{game}: strength per CPU time")
+    ax.set_title(f"{game}: strength per CPU time ({new}: evaluation {evaluation})")
     ax.grid(alpha=0.3)
     ax.legend()
     fig.tight_layout()
@@ -144,7 +144,7 @@ def main() -> None:
         elo = f"Elo {a['elo']:+7.1f} [{a['lo']:+.1f}, {a['hi']:+.1f}]"
         print(f"  {a['spec']:<28} {a['ms_per_decision']:8.2f} ms  {elo}")
     path = write(f"elo-per-cpu-{args.game}", figures)
-    figure(RESULTS / f"elo-per-cpu-{args.game}.png", args.game, agents, args.new)
+    figure(RESULTS / f"elo-per-cpu-{args.game}.png", args.game, agents, args.new, figures["eval_hash"])
     print(f"wrote {path} and {path.with_suffix('.png')}")
 
 
