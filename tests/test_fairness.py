@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 from pathlib import Path
 
@@ -80,8 +81,23 @@ def test_bootstrap_compensation_recovers_a_known_shift():
     )
 
 
+def _recount(o: Outcomes, weights: np.ndarray, h: np.ndarray) -> np.ndarray:
+    """Mean win share per seat under ``h``, every game ranked again at each corner of the whole
+    points around the fractional handicaps (multilinear interpolation)."""
+    base = np.floor(h)
+    parts = [i for i in range(h.size) if h[i] - base[i] > 1e-12]
+    total = np.zeros(h.size)
+    for corner in itertools.product((0, 1), repeat=len(parts)):
+        trial, weight = base.copy(), 1.0
+        for i, up in zip(parts, corner, strict=True):
+            trial[i] += up
+            weight *= h[i] - base[i] if up else 1 - (h[i] - base[i])
+        total += weight * np.average(win_shares(o.scores, o.tiebreaks, trial), axis=0, weights=weights)
+    return total
+
+
 def test_the_share_curve_equals_a_recount_at_every_whole_point():
-    from analysis.stats.compensation import _mean_shares, _share_curve
+    from analysis.stats.compensation import _share_curve
 
     rng = np.random.default_rng(7)
     for n in (2, 3, 5):
@@ -95,7 +111,7 @@ def test_the_share_curve_equals_a_recount_at_every_whole_point():
             for x in range(-15, 16):
                 trial = h.copy()
                 trial[seat] = x
-                assert at(x) == pytest.approx(_mean_shares(o, weights, trial)[seat], abs=1e-12)
+                assert at(x) == pytest.approx(_recount(o, weights, trial)[seat], abs=1e-12)
 
 
 def test_three_player_compensation_equalises_every_seat():

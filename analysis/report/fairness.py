@@ -10,6 +10,7 @@ from ..fairness import CellFix, Sweep, cell_fixes, sweeps
 from ..model import StudyAnalysis
 from ..stats.compensation import describe
 from ..stats.practical import SHORT
+from ..words import pts, signed
 from .doc import Doc
 
 __all__ = ["fairness_findings", "fairness_section"]
@@ -54,16 +55,14 @@ def chain_words(s: StudyAnalysis, chain: list[CellFix]) -> str:
             f"{_points(*f.confirm_advantage)}: {f.reading}"
         )
         if not f.agrees:
-            text += (
-                f" (the scores predicted {_signed(100 * f.predicted)}: the agents play differently with it)"
-            )
+            text += f" (the scores predicted {pts(f.predicted)}: the agents play differently with it)"
         steps.append(text)
     return "; ".join(steps) + f"; so {said}"
 
 
 def _fix_row(s: StudyAnalysis, f: CellFix) -> list[object]:
     seats = [
-        f"seat {i}: {_signed(f.comp.points[i])} [{_signed(f.comp.lo[i])}, {_signed(f.comp.hi[i])}]"
+        f"seat {i}: {signed(f.comp.points[i])} [{signed(f.comp.lo[i])}, {signed(f.comp.hi[i])}]"
         for i in range(1, f.cell.n_players)
     ]
     played = "—"
@@ -74,15 +73,11 @@ def _fix_row(s: StudyAnalysis, f: CellFix) -> list[object]:
         if f.confirm_cell == f.cell.id:
             played = f"this cell: {_points(a, lo, hi)} → {f.reading}; its own games put fair at its handicap"
     source = f.cell.name if not f.step else f"{f.cell.name} (re-estimate {f.step})"
-    return [source, "; ".join(seats), str(list(f.comp.whole())), _signed(100 * f.predicted), played]
-
-
-def _signed(x: float) -> str:
-    return f"{x:+.1f}".replace("-", "−")
+    return [source, "; ".join(seats), str(list(f.comp.whole())), pts(f.predicted), played]
 
 
 def _points(a: float, lo: float, hi: float) -> str:
-    return f"{100 * a:+.1f} [{100 * lo:+.1f}, {100 * hi:+.1f}]".replace("-", "−")
+    return f"{pts(a)} [{pts(lo)}, {pts(hi)}]"
 
 
 def _fairest(doc: Doc, s: StudyAnalysis) -> None:

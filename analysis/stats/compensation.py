@@ -27,6 +27,7 @@ import numpy as np
 import polars as pl
 from scipy.stats import bootstrap
 
+from ..words import signed
 from .intervals import ALPHA
 
 __all__ = ["Compensation", "Outcomes", "compensation", "fair_handicap", "outcomes", "win_shares"]
@@ -95,30 +96,13 @@ def win_shares(scores: np.ndarray, tiebreaks: np.ndarray, handicap: np.ndarray) 
     return win / win.sum(axis=1, keepdims=True)
 
 
-def _mean_shares(o: Outcomes, weights: np.ndarray, h: np.ndarray) -> np.ndarray:
-    """Mean win share per seat under ``h``; a fractional handicap is read between the whole points
-    around it (multilinear interpolation over the seats with a fraction), as the crossing is."""
-    base = np.floor(h)
-    frac = h - base
-    parts = [i for i in range(h.size) if frac[i] > 1e-12]
-    total = np.zeros(h.size)
-    for corner in itertools.product((0, 1), repeat=len(parts)):
-        trial = base.copy()
-        weight = 1.0
-        for i, up in zip(parts, corner, strict=True):
-            trial[i] += up
-            weight *= frac[i] if up else 1 - frac[i]
-        shares = win_shares(o.scores, o.tiebreaks, trial)
-        total += weight * np.average(shares, axis=0, weights=weights)
-    return total
-
-
 def _share_curve(o: Outcomes, weights: np.ndarray, h: np.ndarray, seat: int) -> Callable[[int], float]:
     """``seat``'s mean win share as a function of its own whole-point handicap ``x``, the others
-    fixed at ``h`` (fractions read between whole points, as :func:`_mean_shares`). Per corner of the
-    others' whole points, a game gives the seat 1 when ``x`` > ``d`` (the best other handicapped
-    score minus the seat's score), its tie-break share when ``x`` = ``d``, else 0: so with the games
-    sorted by ``d`` once, each ``x`` costs two binary searches instead of a pass over the games."""
+    fixed at ``h`` (a fraction of another seat read between its whole points: multilinear
+    interpolation over the corners, as the crossing is read). Per corner, a game gives the seat 1
+    when ``x`` > ``d`` (the best other handicapped score minus the seat's score), its tie-break
+    share when ``x`` = ``d``, else 0: so with the games sorted by ``d`` once, each ``x`` costs two
+    binary searches instead of a pass over the games."""
     base = np.floor(h)
     parts = [i for i in range(h.size) if i != seat and h[i] - base[i] > 1e-12]
     total = float(weights.sum())
@@ -242,7 +226,7 @@ def describe(c: Compensation, game: str, n_players: int, reading: str = "not pla
         point, lo, hi, whole = c.points[s], c.lo[s], c.hi[s], c.whole()[s]
         if n_players == 2 and point < 0:  # the same rule, said as points to the start player
             name, point, lo, hi, whole = ORDINALS[0], -point, -hi, -lo, -whole
-        fair = f"fair at {point:+.1f} [{lo:+.1f}, {hi:+.1f}]".replace("-", "−")
+        fair = f"fair at {signed(point)} [{signed(lo)}, {signed(hi)}]"
         unit = "point" if abs(whole) == 1 else "points"
         parts.append(f"the {name} {whole:+d} {unit} ({fair})" if whole else f"the {name} nothing ({fair})")
     verb = "is" if reading == "confirmed" else "should be"

@@ -21,6 +21,7 @@ import polars as pl
 import statsmodels.api as sm
 from scipy.stats import norm
 
+from ..words import MINUS, signed
 from .intervals import ALPHA
 
 __all__ = ["Crossing", "crossing", "fit_rows"]
@@ -51,15 +52,14 @@ class Crossing:
 
     def words(self, option: str, unit: str = "") -> str:
         """E.g. ``fair at dirk_tiles = 3.4 [2.9, 3.9]`` or ``never fair between 0 and 5``."""
-        slope = f"{100 * self.slope:+.2f} [{100 * self.slope_lo:+.2f}, {100 * self.slope_hi:+.2f}]".replace(
-            "-", "−"
-        )
+        low, high = signed(100 * self.slope_lo, 2), signed(100 * self.slope_hi, 2)
+        slope = f"{signed(100 * self.slope, 2)} [{low}, {high}]"
         per = f"{slope} points of win rate per unit"
         if not math.isfinite(self.value):
             return f"{option}: no trend ({per}); the crossing cannot be located"
-        value = f"{self.value:.2f}".replace("-", "−")
+        value, lo, hi = (f"{x:.2f}".replace("-", MINUS) for x in (self.value, self.lo, self.hi))
         where = (
-            f"{option} = {value}{unit} " + f"[{self.lo:.2f}, {self.hi:.2f}]".replace("-", "−")
+            f"{option} = {value}{unit} [{lo}, {hi}]"
             if self.settled
             else (f"{option} = {value}{unit} (interval unbounded: the trend is not settled)")
         )
