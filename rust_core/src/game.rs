@@ -218,8 +218,9 @@ pub trait Evaluate: Game {
 
     /// Estimated win shares (summing to 1) of a position that is not over, from the
     /// game's own evaluation; `mcts` uses it to cut rollouts short (`depth`). It may read
-    /// everything in the state (it is called on determinized samples). `None`
-    /// (the default): no estimate, rollouts play to the end.
+    /// everything in the state (it is called on determinized samples). The default: the
+    /// softmax of [`Evaluate::estimated_scores`] where the game gives them, else `None` (no
+    /// estimate, rollouts play to the end).
     fn win_estimate(&self) -> Option<Vec<f64>> {
         self.estimated_scores().map(|e| e.win_shares(&[0.0; MAX_SEATS]))
     }
