@@ -48,6 +48,14 @@ def describe(spec: str) -> str:
             f"{spec}: Monte-Carlo tree search with {budget} per decision, seeing only what the "
             "player may see; stronger with more iterations (see the Elo ladder of agent strength)."
         )
+    if name == "xmcts":
+        m = re.search(r"iters=(\d+)", spec)
+        budget = f"{m.group(1)} simulated continuations" if m else "simulated continuations"
+        return (
+            f"{spec}: the tree search of mcts with {budget} per decision, whose continuations end "
+            "with the game's learned evaluation (a model fitted on recorded games; which one is "
+            "named below the table)."
+        )
     if name == "mcts1":
         return (
             f"{spec}: the first version of the tree search, kept unchanged as a yardstick for "

@@ -2,6 +2,7 @@
 
     python bench/equal_time.py GAME [--old-iters 300] [--old SPEC] [--new NAME] [--params K=V,...]
                                [--ms MS] [--games 400] [--calibration 6] [--workers 2] [--seed 23]
+                               [--variant JSON]
 
 The yardstick is `mcts1:iters=N` (`--old-iters`, the version-1 search) unless `--old` names
 another spec; the new agent is `--new` (default `mcts`, or e.g. `xmcts`) with the game's defaults
@@ -18,14 +19,18 @@ not wall time, so other load on the machine does not move them:
    yardstick on `--workers` processes; prints the new agent's win share with a 95% interval
    over deals.
 
-Writes bench/results/equal-time-<GAME>.json (with `--old`, `--new`, `--params` or `--ms`:
-equal-time-<GAME>-<their values>.json), with both agents' versions and the game's learned
-evaluation hash.
+Calibration and match play `--variant` (JSON options; default the game's defaults), e.g. to see
+whether a learned evaluation fitted on the official rules holds its strength in a variant.
+
+Writes bench/results/equal-time-<GAME>.json (with `--old`, `--new`, `--params`, `--ms` or
+`--variant`: equal-time-<GAME>-<their values>.json), with both agents' versions, the variant and
+the game's learned evaluation hash.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import re
 import sys
 import time
@@ -38,17 +43,18 @@ from common import write  # noqa: E402
 from mcts_strength import interval, match  # noqa: E402
 
 
-def per_decision(game: str, spec: str, games: int, seed: int) -> float:
+def per_decision(game: str, spec: str, games: int, seed: int, variant: dict | None = None) -> float:
     """CPU seconds per searched decision of `spec` against greedy (the greedy moves included)."""
     import rust_core
 
+    variant = variant or {}
     t0 = time.process_time()
-    rust_core.simulate(game, {}, [spec, "greedy"], seed, 0, games)
+    rust_core.simulate(game, variant, [spec, "greedy"], seed, 0, games)
     cpu = time.process_time() - t0
     searched = 0
     sample = min(games, 2)
     for g in range(sample):  # decisions counted on a sample of the games (not timed)
-        log = rust_core.replay(game, {}, [spec, "greedy"], seed, g)  # unpaired: position 0 is `spec`
+        log = rust_core.replay(game, variant, [spec, "greedy"], seed, g)  # unpaired: position 0 is `spec`
         actions = [e for e in log["events"] if e["event"] == "action" and e.get("position") == 0]
         searched += sum(1 for e in actions if e.get("options", 0) > 1)
     return cpu / max(searched * games / sample, 1)
@@ -71,12 +77,14 @@ def iters_of(spec: str) -> int:
     return int(given.group(1)) if given else 1000
 
 
-def scale_to(game: str, spec: str, seconds: float, games: int, seed: int) -> tuple[str, float]:
+def scale_to(
+    game: str, spec: str, seconds: float, games: int, seed: int, variant: dict | None = None
+) -> tuple[str, float]:
     """`spec` with its iterations scaled (twice) to cost `seconds` per decision: (spec, cost)."""
-    cost = per_decision(game, spec, games, seed)
+    cost = per_decision(game, spec, games, seed, variant)
     for _ in range(2):
         spec = with_iters(spec, max(1, round(iters_of(spec) * seconds / cost)))
-        cost = per_decision(game, spec, games, seed)
+        cost = per_decision(game, spec, games, seed, variant)
         print(
             f"  calibration: {spec} {cost * 1e3:.2f} ms (target {seconds * 1e3:.2f})",
             file=sys.stderr,
@@ -86,11 +94,11 @@ def scale_to(game: str, spec: str, seconds: float, games: int, seed: int) -> tup
 
 
 def calibrate(
-    game: str, old: str, params: str, games: int, seed: int, name: str = "mcts"
+    game: str, old: str, params: str, games: int, seed: int, name: str = "mcts", variant: dict | None = None
 ) -> tuple[int, float, float]:
     """Iterations of agent `name` with `params` costing what `old` costs: (M, old s, new s at M)."""
-    old_s = per_decision(game, old, games, seed)
-    new, new_s = scale_to(game, mcts_spec(iters_of(old), params, name), old_s, games, seed)
+    old_s = per_decision(game, old, games, seed, variant)
+    new, new_s = scale_to(game, mcts_spec(iters_of(old), params, name), old_s, games, seed, variant)
     return iters_of(new), old_s, new_s
 
 
@@ -112,17 +120,21 @@ def main() -> None:
     ap.add_argument("--calibration", type=int, default=6, help="games per calibration run (default 6)")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--seed", type=int, default=23)
+    ap.add_argument("--variant", default="{}", help="variant options as JSON (default: the game's defaults)")
     args = ap.parse_args()
+    variant = json.loads(args.variant)
     import rust_core
 
     t0 = time.perf_counter()
     old = args.old or f"mcts1:iters={args.old_iters}"
     if args.ms is not None:
-        old, _ = scale_to(args.game, old, args.ms / 1000, args.calibration, args.seed + 1)
-    iters, old_s, new_s = calibrate(args.game, old, args.params, args.calibration, args.seed + 1, args.new)
+        old, _ = scale_to(args.game, old, args.ms / 1000, args.calibration, args.seed + 1, variant)
+    iters, old_s, new_s = calibrate(
+        args.game, old, args.params, args.calibration, args.seed + 1, args.new, variant
+    )
     new = mcts_spec(iters, args.params, args.new)
     with ProcessPoolExecutor(args.workers) as pool:
-        wins = match(pool, args.game, [new, old], args.games, args.seed)
+        wins = match(pool, args.game, [new, old], args.games, args.seed, variant=variant)
     share, lo, hi = interval(wins)
     print(
         f"{args.game}: {new} ({new_s * 1000:.1f} ms/decision) vs {old} ({old_s * 1000:.1f} ms/decision): "
@@ -135,6 +147,7 @@ def main() -> None:
         "old": old,
         "mcts_version": rust_core.agent_version("mcts"),
         "agent_versions": {spec: rust_core.agent_version(spec) for spec in (new, old)},
+        "variant": variant,
         "eval_hash": rust_core.eval_hash(args.game),
         "cost": "process CPU seconds per searched decision, against greedy",
         "new_ms_per_decision": round(new_s * 1000, 2),
@@ -146,6 +159,8 @@ def main() -> None:
     extra = args.params if args.new == "mcts" else f"{args.new},{args.params}".rstrip(",")
     if args.ms is not None:
         extra = f"{extra},{args.ms:g}ms".lstrip(",")
+    if variant:
+        extra = f"{extra},{','.join(f'{k}={v}' for k, v in variant.items())}".lstrip(",")
     print(f"wrote {write(result_name(args.game, args.old, extra), figures)}")
 
 

@@ -48,12 +48,19 @@ def play(
 
 
 def match(
-    pool: ProcessPoolExecutor, game: str, agents: list[str], games: int, seed: int, start: int = 0
+    pool: ProcessPoolExecutor,
+    game: str,
+    agents: list[str],
+    games: int,
+    seed: int,
+    start: int = 0,
+    variant: dict | None = None,
 ) -> list[float]:
-    """Win shares of agents[0] in paired games `start .. start + games`, in chunks on `pool`."""
+    """Win shares of agents[0] in paired games `start .. start + games` of `variant` (default: the
+    game's defaults), in chunks on `pool`."""
     chunk = 10
     sizes = [(start + s, min(chunk, games - s)) for s in range(0, games, chunk)]
-    jobs = [pool.submit(play, game, {}, agents, seed, s, n, False) for s, n in sizes]
+    jobs = [pool.submit(play, game, variant or {}, agents, seed, s, n, False) for s, n in sizes]
     wins: list[float] = []
     for job in jobs:
         wins += job.result()[0]

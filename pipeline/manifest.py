@@ -62,9 +62,19 @@ def versions() -> dict[str, str | None]:
 def engine_of(study: Study) -> EngineSpec:
     """The rules version of the study's game and the version of every agent spec it uses."""
     specs = sorted({a for c in study.cells for a in c.agents})
+    learned = any(spec.split(":", 1)[0] == "xmcts" for spec in specs)
     return EngineSpec(
         rules_version={study.game: rust_core.rules_version(study.game)},
         agent_versions={spec: rust_core.agent_version(spec) for spec in specs},
+        evaluations={study.game: evaluation_of(study.game)} if learned else {},
+    )
+
+
+def evaluation_of(game: str) -> str:
+    """``game``'s learned evaluation in words: its weights file, content hash, and what it was
+    fitted on."""
+    return (
+        f"{game}_eval_weights.txt (hash {rust_core.eval_hash(game)}), fitted on {rust_core.eval_fitted(game)}"
     )
 
 

@@ -128,6 +128,9 @@ class EngineSpec:
 
     rules_version: dict[str, int]
     agent_versions: dict[str, int]
+    #: Where an agent uses the game's learned evaluation (``xmcts``): game -> its weights file,
+    #: content hash and what it was fitted on (for the report; the hash is in the agent's version).
+    evaluations: dict[str, str] = field(default_factory=dict)
 
     def changes(self, now: EngineSpec) -> list[str]:
         """What differs from ``now``, e.g. ``rules_version of alhambra 1, now 2``; a game or agent
@@ -238,6 +241,10 @@ def _check_types(spec: Study, engine: EngineSpec) -> None:
     for table in (engine.rules_version, engine.agent_versions):
         if not isinstance(table, dict):
             raise ValueError("engine versions must be tables")
+    if not isinstance(engine.evaluations, dict) or not all(
+        isinstance(v, str) for v in engine.evaluations.values()
+    ):
+        raise ValueError("engine.evaluations must map games to texts")
 
 
 def check_format(data: Any, where: str) -> None:

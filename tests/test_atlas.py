@@ -143,6 +143,8 @@ import inline_ray
 inline_ray.install()
 from pipeline import atlas, study
 atlas.CALIBRATION_SECONDS, atlas.BASE_DEALS, atlas.MAX_DEALS = 0.01, 100, 100
+from analysis.stats import compensation  # the page's machinery, not its intervals: fewer resamples
+compensation.RESAMPLES, compensation.RESAMPLES_MANY = 100, 30
 real = atlas.load_study
 def cheap(name):  # every rung random < greedy: the atlas's machinery, at a fraction of the cost
     text = study.builtin_text(name)

@@ -78,6 +78,11 @@ def methods(doc: Doc, s: StudyAnalysis) -> None:
         ["agent", "version", "what it does"],
         [[a, str(known.get(a, "not recorded")), describe(a).split(": ", 1)[1]] for a in agents],
     )
+    for game, evaluation in ((s.manifest.get("engine") or {}).get("evaluations") or {}).items():
+        doc.para(
+            f"Learned evaluation of {game} (xmcts): {evaluation}. Cells of another variant or player "
+            "count are played with the same weights."
+        )
 
 
 GLOSSARY = (

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -51,6 +51,11 @@ class Outcomes:
     scores: np.ndarray
     tiebreaks: np.ndarray
     deal: np.ndarray
+    #: A seat's games sorted by ``d`` per corner (see :func:`_sorted_corner`); they do not
+    #: depend on the weights, so every bootstrap resample reuses them.
+    _corners: dict[tuple[int, tuple[float, ...]], tuple[np.ndarray, np.ndarray, np.ndarray]] = field(
+        default_factory=dict, compare=False, repr=False
+    )
 
     @property
     def n_deals(self) -> int:
@@ -96,6 +101,22 @@ def win_shares(scores: np.ndarray, tiebreaks: np.ndarray, handicap: np.ndarray) 
     return win / win.sum(axis=1, keepdims=True)
 
 
+def _sorted_corner(o: Outcomes, trial: np.ndarray, seat: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """At whole-point handicaps ``trial`` of the other seats: the games in the order of ``d`` (the
+    best other handicapped score minus ``seat``'s score), the sorted ``d``, and ``seat``'s tie-break
+    share (in that order) when tied with the best other. Cached on ``o``."""
+    key = (seat, tuple(float(t) for i, t in enumerate(trial) if i != seat))
+    if key not in o._corners:
+        adjusted = o.scores + trial[None, :]
+        others = np.delete(adjusted, seat, axis=1).max(axis=1)
+        d = others - o.scores[:, seat]
+        adjusted[:, seat] = others  # tied with the best other: the tie-break decides
+        tie = win_shares(adjusted, o.tiebreaks, np.zeros(trial.size))[:, seat]
+        order = np.argsort(d, kind="stable")
+        o._corners[key] = (order, d[order], tie[order])
+    return o._corners[key]
+
+
 def _share_curve(o: Outcomes, weights: np.ndarray, h: np.ndarray, seat: int) -> Callable[[int], float]:
     """``seat``'s mean win share as a function of its own whole-point handicap ``x``, the others
     fixed at ``h`` (a fraction of another seat read between its whole points: multilinear
@@ -113,15 +134,10 @@ def _share_curve(o: Outcomes, weights: np.ndarray, h: np.ndarray, seat: int) -> 
         for i, up in zip(parts, corner, strict=True):
             trial[i] += up
             weight *= h[i] - base[i] if up else 1 - (h[i] - base[i])
-        adjusted = o.scores + trial[None, :]
-        others = np.delete(adjusted, seat, axis=1).max(axis=1)
-        d = others - o.scores[:, seat]
-        adjusted[:, seat] = others  # tied with the best other: the tie-break decides
-        tie = win_shares(adjusted, o.tiebreaks, np.zeros(h.size))[:, seat]
-        order = np.argsort(d, kind="stable")
+        order, d, tie = _sorted_corner(o, trial, seat)
         cum_win = np.concatenate(([0.0], np.cumsum(weights[order])))
-        cum_tie = np.concatenate(([0.0], np.cumsum((weights * tie)[order])))
-        curves.append((weight, d[order], cum_win, cum_tie))
+        cum_tie = np.concatenate(([0.0], np.cumsum(weights[order] * tie)))
+        curves.append((weight, d, cum_win, cum_tie))
 
     def share(x: int) -> float:
         value = 0.0

@@ -111,6 +111,17 @@ pub fn eval_hash(game: &str) -> Result<String> {
         <G as crate::game::Evaluate>::EVAL_WEIGHTS))))
 }
 
+/// What `game`'s learned evaluation was fitted on: the `fitted` line of its weights file (rules
+/// version, variant, positions and the agent that played them); empty for a game without one.
+pub fn eval_fitted(game: &str) -> Result<String> {
+    with_game!(game, G => Ok(<G as crate::game::Evaluate>::EVAL_WEIGHTS
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("fitted "))
+        .unwrap_or("")
+        .trim()
+        .to_string()))
+}
+
 /// The names of `game`'s position features ([`crate::game::Evaluate::FEATURE_NAMES`]).
 pub fn feature_names(game: &str) -> Result<Vec<&'static str>> {
     with_game!(game, G => Ok(<G as crate::game::Evaluate>::FEATURE_NAMES.to_vec()))

@@ -28,6 +28,7 @@ __all__ = [
     "agent_version",
     "agents",
     "alhambra",
+    "eval_fitted",
     "eval_hash",
     "feature_names",
     "games",
@@ -76,6 +77,12 @@ def eval_hash(game: str) -> str:
     """The content hash (8 hex digits) of ``game``'s learned evaluation (``<game>_eval_weights.txt``,
     compiled in), which ``xmcts`` uses; it is mixed into ``agent_version("xmcts")``."""
     return str(_native.eval_hash(game))
+
+
+def eval_fitted(game: str) -> str:
+    """What ``game``'s learned evaluation was fitted on: the ``fitted`` line of its weights file
+    (rules version, variant, positions and the agent that played them)."""
+    return str(_native.eval_fitted(game))
 
 
 def feature_names(game: str) -> list[str]:

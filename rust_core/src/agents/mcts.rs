@@ -96,6 +96,10 @@ pub struct MctsConfig {
     pub widen_c: f64,
     /// Keep the subtree of the position reached between this player's decisions.
     pub reuse: bool,
+    /// `xmcts` only: at a turn, the candidates the widening can admit (the greedy
+    /// evaluation's best) are re-ranked, and their progressive-bias priors set, by the learned
+    /// evaluation of the position each action leads to (`prior=learned`; default `greedy`).
+    pub learned_prior: bool,
 }
 
 impl Default for MctsConfig {
@@ -110,6 +114,7 @@ impl Default for MctsConfig {
             widen: 0.5,
             widen_c: 2.0,
             reuse: true,
+            learned_prior: false,
         }
     }
 }
@@ -256,13 +261,18 @@ impl<G: Evaluate> MctsAgent<G> {
                 self.order.select_nth_unstable_by(keep - 1, by_key);
                 self.order.truncate(keep);
             }
+            let (plo, phi) = if self.cfg.learned_prior && !state.decision().is_simultaneous() {
+                self.learned_rerank(state, p)
+            } else {
+                (lo, hi)
+            };
             self.order.sort_unstable_by(by_key);
             let start = self.edges.len() as u32;
             for &(_, _, i) in &self.order {
                 let (action, v) = (self.legal[i as usize], self.values[i as usize]);
                 self.edges.push(Edge {
                     action,
-                    prior: scale(v, lo, hi),
+                    prior: scale(v, plo, phi),
                     visits: 0,
                     avail: 0,
                     reward: 0.0,
@@ -274,6 +284,25 @@ impl<G: Evaluate> MctsAgent<G> {
         let n = &mut self.nodes[node as usize];
         n.first_table = first;
         n.n_tables = (self.tables.len() as u32 - first) as u8;
+    }
+
+    /// `prior=learned`: the kept candidates of acting `player` (`self.order`) valued by the
+    /// learned evaluation of the position each leads to, for `player` (into `self.values` and
+    /// the order's keys); returns their bounds. Actions added later by [`Self::merge`] keep the
+    /// greedy scale of the table.
+    fn learned_rerank(&mut self, state: &G, player: usize) -> (f64, f64) {
+        let learned = self.learned.as_ref().expect("prior=learned is an xmcts setting");
+        let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
+        for o in self.order.iter_mut() {
+            let mut child = state.clone();
+            child.apply(player, self.legal[o.2 as usize]);
+            let v = learned.value(&child, player);
+            self.values[o.2 as usize] = v;
+            o.0 = -v;
+            lo = lo.min(v);
+            hi = hi.max(v);
+        }
+        (lo, hi)
     }
 
     /// Adds the legal actions of `state` missing from table `t` (moving it to the end of
@@ -570,6 +599,13 @@ impl<G: Evaluate> MctsAgent<G> {
         self.joint = renumber(std::mem::take(&mut self.joint), &new_id);
         self.variants = renumber(std::mem::take(&mut self.variants), &new_id);
         (self.nodes, self.tables, self.edges) = (nodes, tables, edges);
+    }
+
+    /// The root's first table of the last search, in table order: (action, prior) (tests).
+    #[cfg(test)]
+    pub(crate) fn root_priors(&self) -> Vec<(G::Action, f64)> {
+        let t = self.tables[self.nodes[0].first_table as usize];
+        self.edges[t.start as usize..(t.start + t.len) as usize].iter().map(|e| (e.action, e.prior)).collect()
     }
 
     /// Visits of the root of the last search (tests).

@@ -67,7 +67,8 @@ pub trait Agent<G: Game>: Send {
 /// Allowed parameter names per agent.
 fn allowed_params(name: &str) -> &'static [&'static str] {
     match name {
-        "mcts" | "xmcts" => &["iters", "c", "bias", "rollout", "eps", "depth", "widen", "widen_c", "reuse"],
+        "mcts" => &["iters", "c", "bias", "rollout", "eps", "depth", "widen", "widen_c", "reuse"],
+        "xmcts" => &["iters", "c", "bias", "rollout", "eps", "depth", "widen", "widen_c", "reuse", "prior"],
         "mcts1" => &["iters", "c", "bias", "rollout", "depth"],
         _ => &[],
     }
@@ -191,6 +192,13 @@ impl AgentSpec {
             "eps" => cfg.eps = self.number(k, v, 0.0, 1.0, "a number 0..=1")?,
             "widen_c" => cfg.widen_c = self.number(k, v, 0.1, 100.0, "a number 0.1..=100")?,
             "reuse" => cfg.reuse = self.number(k, v, 0, 1, "0 or 1")? == 1,
+            "prior" => {
+                cfg.learned_prior = match v {
+                    "greedy" => false,
+                    "learned" => true,
+                    _ => return Err(self.bad(format!("prior={v}: allowed greedy, learned"))),
+                }
+            }
             "rollout" => {
                 cfg.rollout = match v {
                     "random" => mcts::Rollout::Random,

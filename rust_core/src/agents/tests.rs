@@ -544,3 +544,38 @@ fn xmcts_takes_mcts_parameters_with_the_learned_leaf() {
     // The default play of mcts is unchanged by xmcts's existence: same depth as before.
     assert_eq!(AgentSpec::parse("mcts").unwrap().mcts_config().unwrap().depth, super::mcts::DEFAULT_DEPTH);
 }
+
+#[test]
+fn xmcts_learned_prior_reranks_the_root_candidates() {
+    use super::Agent;
+    assert!(AgentSpec::parse("xmcts:prior=learned").unwrap().mcts_config().unwrap().learned_prior);
+    assert!(!AgentSpec::parse("xmcts").unwrap().mcts_config().unwrap().learned_prior);
+    assert!(AgentSpec::parse("xmcts:prior=best").is_err());
+    assert!(AgentSpec::parse("mcts:prior=learned").is_err(), "the learned prior is xmcts's alone");
+    let root = |g: &Alhambra, spec: &str| {
+        let cfg = AgentSpec::parse(spec).unwrap().mcts_config_for("reuse=0").unwrap();
+        let learned = super::learned::Learned::of::<Alhambra>().unwrap();
+        let mut agent = super::mcts::MctsAgent::<Alhambra>::with_learned(cfg, learned);
+        let p = g.decision().first();
+        agent.choose(&View::new(g, p), &mut agent_rng(7, 0, 0));
+        agent.root_priors()
+    };
+    let mut reordered = 0;
+    for moves in [10, 20, 30, 40, 50, 60] {
+        let mut g = state(serde_json::json!({}), 2, 5);
+        advance(&mut g, moves);
+        let (greedy, learned) = (root(&g, "xmcts:iters=50"), root(&g, "xmcts:iters=50,prior=learned"));
+        for priors in [&greedy, &learned].into_iter().filter(|p| p.len() > 1) {
+            assert!(priors.windows(2).all(|w| w[0].1 >= w[1].1), "best prior first: {priors:?}");
+            assert_eq!((priors[0].1, priors.last().unwrap().1), (1.0, 0.0), "scaled to [0, 1]: {priors:?}");
+        }
+        // The same candidates (the greedy evaluation's best), in the learned evaluation's order.
+        let (mut a, mut b) =
+            (greedy.iter().map(|x| x.0).collect::<Vec<_>>(), learned.iter().map(|x| x.0).collect::<Vec<_>>());
+        reordered += usize::from(a != b);
+        a.sort_by_key(|x| format!("{x:?}"));
+        b.sort_by_key(|x| format!("{x:?}"));
+        assert_eq!(a, b, "after {moves} moves");
+    }
+    assert!(reordered >= 2, "the learned prior reordered only {reordered} of 6 roots");
+}

@@ -272,6 +272,12 @@ fn eval_hash(game: &str) -> PyResult<String> {
     registry::eval_hash(game).map_err(py_err)
 }
 
+/// What `game`'s learned evaluation was fitted on (the `fitted` line of its weights file).
+#[pyfunction]
+fn eval_fitted(game: &str) -> PyResult<String> {
+    registry::eval_fitted(game).map_err(py_err)
+}
+
 /// The names of `game`'s position features.
 #[pyfunction]
 fn feature_names(game: &str) -> PyResult<Vec<&'static str>> {
@@ -302,6 +308,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(replay, m)?)?;
     m.add_function(wrap_pyfunction!(simulate_positions, m)?)?;
     m.add_function(wrap_pyfunction!(eval_hash, m)?)?;
+    m.add_function(wrap_pyfunction!(eval_fitted, m)?)?;
     m.add_function(wrap_pyfunction!(feature_names, m)?)?;
     m.add_function(wrap_pyfunction!(rules_version, m)?)?;
     m.add_function(wrap_pyfunction!(player_range, m)?)?;
