@@ -37,6 +37,7 @@ from .load import open_run
 from .model import cell_infos
 from .stats.practical import classify
 from .stats.seats import start_advantage
+from .words import pts
 
 __all__ = ["FairestStep", "fairest_round"]
 
@@ -110,10 +111,7 @@ def race(cands: list[dict[str, Any]], max_games: int) -> tuple[dict[str, int], b
 def _line(cands: list[dict[str, Any]], fit: str, spent: int) -> str:
     alive = sorted((c for c in cands if c["status"] == "in"), key=lambda c: (c["far"], c["near"]))
     best = alive[0]
-    lead = (
-        f"fairest: {best['label']} {100 * best['advantage']:+.1f} points [{100 * best['lo']:+.1f}, "
-        f"{100 * best['hi']:+.1f}]"
-    )
+    lead = f"fairest: {best['label']} {pts(best['advantage'])} points [{pts(best['lo'])}, {pts(best['hi'])}]"
     others = (
         f"{len(alive) - 1} other setting(s) not shown worse"
         if len(alive) > 1
