@@ -167,7 +167,9 @@ impl AgentSpec {
     /// `widen_c` (its coefficient 0.1..=100, default 2) and `reuse` (1 = keep the subtree of
     /// the position reached between decisions, default; 0 = a new tree per decision); see
     /// `MctsConfig`. `xmcts` takes the same parameters and defaults; its `depth` counts the
-    /// rollout moves before its learned evaluation ends the rollout (0: at the new leaf).
+    /// rollout moves before its learned evaluation ends the rollout (0: at the new leaf), and
+    /// it has one more, `prior` (`greedy`, default, | `learned`: the candidates at a turn
+    /// re-ranked, and their priors set, by the learned value of the position each leads to).
     pub fn mcts_config_for(&self, game_defaults: &str) -> Result<mcts::MctsConfig> {
         let mut cfg = mcts::MctsConfig::default();
         if self.name != "mcts1" {
