@@ -208,18 +208,31 @@ def convergence_sentence(m: LadderMetric, paired: bool = True) -> str:
 
 
 def saturation_words(s: StudyAnalysis, m: LadderMetric) -> str:
-    """Whether the top rung is the strongest agent measured, or no stronger than a lower rung
-    (the lowest rung the top is not measurably stronger than: strength may saturate there)."""
+    """Whether the top rung is the strongest agent measured, measurably weaker than a lower rung
+    (the one it trails most, whose number is then given), or no stronger than a lower rung (the
+    lowest rung the top is not measurably stronger than: strength may saturate there)."""
     st = s.ladder.strength.get(m.variant) if s.ladder is not None else None
     top = m.points[-1]
     if st is None or len(m.points) < 2:
         return ""
+    gaps = []
     for p in m.points[:-1]:
         try:
             g, se = st.elo_diff(p.agent, top.agent)
         except ValueError:
             continue
-        if se == se and g - Z95 * se <= 0:
+        if se == se:
+            gaps.append((p, g, se))
+    weaker = [x for x in gaps if x[1] + Z95 * x[2] < 0]
+    if weaker:
+        p, g, se = min(weaker, key=lambda x: x[1])
+        return (
+            f" It is the top of the ladder but measurably weaker than {p.agent} ({signed(g, 0)} Elo "
+            f"[{signed(g - Z95 * se, 0)}, {signed(g + Z95 * se, 0)}]): its number describes weaker play; "
+            f"at {p.agent}, the ladder's strongest rung measured, it is {pts(p.estimate)} points."
+        )
+    for p, g, se in gaps:
+        if g - Z95 * se <= 0:
             return (
                 f" It is the top of the ladder, not shown to be its strongest agent: it is "
                 f"{signed(g, 0)} Elo [{signed(g - Z95 * se, 0)}, {signed(g + Z95 * se, 0)}] over {p.agent}, "
@@ -274,6 +287,11 @@ def _top_step(pairs: pl.DataFrame, second: str, top: str) -> str:
     )
     if lo > 0.5:
         return text + "measurably stronger."
+    if hi < 0.5:
+        return text + (
+            f"measurably weaker, so the top of the ladder is not its strongest agent and its numbers "
+            f"describe weaker play than {second}'s."
+        )
     return text + (
         "not measurably stronger at this sample size, so agreement between the top two rungs would not "
         "show convergence."

@@ -410,3 +410,22 @@ def test_max_core_hours_needs_precision(tmp_path):
 
     assert cli.main(["run", "hiroba-skill", "--out", str(tmp_path / "x"), "--max-core-hours", "1"]) == 2
     assert not (tmp_path / "x").exists()
+
+
+def test_the_top_step_says_stronger_weaker_or_not_measurably_stronger():
+    import polars as pl
+
+    from analysis.ladder_findings import _top_step
+
+    def words(share: float, lo: float, hi: float, a: str = "top") -> str:
+        b = "second" if a == "top" else "top"
+        pairs = pl.DataFrame({"agent_a": [a], "agent_b": [b], "share_a": [share], "lo": [lo], "hi": [hi]})
+        return _top_step(pairs, "second", "top")
+
+    assert words(0.6, 0.55, 0.65).endswith("measurably stronger.")
+    assert "not measurably stronger" in words(0.52, 0.45, 0.59)
+    weaker = words(0.35, 0.31, 0.40)
+    assert "won 35.0% (95% CI 31.0–40.0%)" in weaker and "measurably weaker" in weaker
+    assert "not measurably stronger" not in weaker
+    # the same match recorded the other way round reads the same
+    assert words(0.65, 0.60, 0.69, a="second") == weaker
