@@ -229,7 +229,8 @@ def saturation_words(s: StudyAnalysis, m: LadderMetric) -> str:
         return (
             f" It is the top of the ladder but measurably weaker than {p.agent} ({signed(g, 0)} Elo "
             f"[{signed(g - Z95 * se, 0)}, {signed(g + Z95 * se, 0)}]): its number describes weaker play; "
-            f"at {p.agent}, the ladder's strongest rung measured, it is {pts(p.estimate)} points."
+            f"at {p.agent}, the ladder's strongest rung measured, it is {pts(p.estimate)} points "
+            f"[{pts(p.lo)}, {pts(p.hi)}]."
         )
     for p, g, se in gaps:
         if g - Z95 * se <= 0:
