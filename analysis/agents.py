@@ -31,6 +31,12 @@ def lineup_name(agents: list[str] | tuple[str, ...]) -> str:
     return agents[0] if len(set(agents)) == 1 else " vs ".join(agents)
 
 
+def _budget(spec: str) -> str:
+    """``300 simulated continuations`` for a search spec with ``iters=300``."""
+    m = re.search(r"iters=(\d+)", spec)
+    return f"{m.group(1)} simulated continuations" if m else "simulated continuations"
+
+
 def describe(spec: str) -> str:
     """One sentence on what the agent does and how strong it is."""
     name = spec.split(":", 1)[0]
@@ -42,17 +48,14 @@ def describe(spec: str) -> str:
             "that never plans further than the current turn."
         )
     if name == "mcts":
-        n = iterations(spec)
-        budget = f"{n} simulated continuations" if n is not None else "simulated continuations"
+        budget = _budget(spec)
         return (
             f"{spec}: Monte-Carlo tree search with {budget} per decision, seeing only what the "
             "player may see; stronger with more iterations (see the Elo ladder of agent strength)."
         )
     if name == "xmcts":
-        m = re.search(r"iters=(\d+)", spec)
-        budget = f"{m.group(1)} simulated continuations" if m else "simulated continuations"
         return (
-            f"{spec}: the tree search of mcts with {budget} per decision, whose continuations end "
+            f"{spec}: the tree search of mcts with {_budget(spec)} per decision, whose continuations end "
             "with the game's learned evaluation (a model fitted on recorded games; which one is "
             "named below the table)."
         )

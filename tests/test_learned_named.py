@@ -4,6 +4,7 @@ it with what it was fitted on; a run without one records nothing."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -29,16 +30,17 @@ agents = [{agents}]
 """
 
 
-def _run(tmp_path: Path, agents: str) -> Path:
-    path = tmp_path / "study.toml"
-    path.write_text(STUDY.format(agents=agents))
+def _run(write_study: Callable[..., Path], tmp_path: Path, agents: str) -> Path:
+    path = write_study(text=STUDY.format(agents=agents), filename="named.toml")
     out = tmp_path / "run"
     run_study(load_study(str(path)), out, workers=1, batch_games=8, progress=False, quiet=True)
     return out
 
 
-def test_the_report_names_the_learned_evaluation_and_what_it_was_fitted_on(tmp_path: Path) -> None:
-    out = _run(tmp_path, '"greedy", "xmcts:iters=8"')
+def test_the_report_names_the_learned_evaluation_and_what_it_was_fitted_on(
+    write_study, tmp_path: Path
+) -> None:
+    out = _run(write_study, tmp_path, '"greedy", "xmcts:iters=8"')
     recorded = rundir.read_manifest(out).engine.evaluations
     fitted = rust_core.eval_fitted("hiroba")
     assert fitted.startswith("rules v") and "positions" in fitted
@@ -52,7 +54,7 @@ def test_the_report_names_the_learned_evaluation_and_what_it_was_fitted_on(tmp_p
     assert re.search(row, md, re.M), "the methods table describes xmcts"
 
 
-def test_a_run_without_xmcts_records_no_evaluation(tmp_path: Path) -> None:
-    out = _run(tmp_path, '"greedy"')
+def test_a_run_without_xmcts_records_no_evaluation(write_study, tmp_path: Path) -> None:
+    out = _run(write_study, tmp_path, '"greedy"')
     assert rundir.read_manifest(out).engine.evaluations == {}
     assert "Learned evaluation of" not in (write_report(out).parent / "report.md").read_text()

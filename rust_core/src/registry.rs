@@ -114,12 +114,7 @@ pub fn eval_hash(game: &str) -> Result<String> {
 /// What `game`'s learned evaluation was fitted on: the `fitted` line of its weights file (rules
 /// version, variant, positions and the agent that played them); empty for a game without one.
 pub fn eval_fitted(game: &str) -> Result<String> {
-    with_game!(game, G => Ok(<G as crate::game::Evaluate>::EVAL_WEIGHTS
-        .lines()
-        .find_map(|l| l.trim().strip_prefix("fitted "))
-        .unwrap_or("")
-        .trim()
-        .to_string()))
+    with_game!(game, G => Ok(crate::agents::learned::fitted(<G as crate::game::Evaluate>::EVAL_WEIGHTS).to_string()))
 }
 
 /// The names of `game`'s position features ([`crate::game::Evaluate::FEATURE_NAMES`]).

@@ -111,6 +111,11 @@ impl Learned {
     }
 }
 
+/// The `fitted` line of weights `text` (what the evaluation was fitted on); empty if it has none.
+pub fn fitted(text: &str) -> &str {
+    text.lines().find_map(|l| l.trim().strip_prefix("fitted ")).unwrap_or("").trim()
+}
+
 /// FNV-1a (32 bits) of `text`: the content hash of a weights file.
 pub fn content_hash(text: &str) -> u32 {
     text.bytes().fold(0x811c_9dc5u32, |h, b| (h ^ b as u32).wrapping_mul(0x0100_0193))
