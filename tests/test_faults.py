@@ -171,7 +171,7 @@ def _records(out) -> int:
 def _kill_at_random(cmd, env, cwd, out, rng) -> int:
     """Starts the run and SIGKILLs it: after 1-8 new batch records plus 0-20 ms, or (one time in
     five) at a random time 0.1-0.8 s after the start (imports, resume scan, manifest; the study is
-    large enough that an idle machine cannot finish it in the 20 rounds). Returns the records
+    large enough that an idle machine cannot finish it in 20 rounds). Returns the records
     written in this round."""
     before = _records(out)
     proc = subprocess.Popen(cmd, env=env, cwd=cwd, start_new_session=True)
@@ -192,12 +192,14 @@ def _kill_at_random(cmd, env, cwd, out, rng) -> int:
     return _records(out) - before
 
 
-def test_twenty_sigkills_in_a_row_end_with_exactly_the_uninterrupted_rows(
+def test_sigkills_in_a_row_end_with_exactly_the_uninterrupted_rows(
     write_study, tmp_path, read_run, expected_run
 ):
     """The driver's whole write path (resume scan, batch files, records, manifest) killed at random
-    moments; tasks run in the driver (tests/inline_ray.py) so that a round costs no Ray start."""
+    moments, ten times in a row (``BALANCELAB_KILLS`` for more, ``BALANCELAB_KILL_SEED`` for other
+    moments); tasks run in the driver (tests/inline_ray.py) so that a round costs no Ray start."""
     seed = int(os.environ.get("BALANCELAB_KILL_SEED", "16"))
+    kills = int(os.environ.get("BALANCELAB_KILLS", "10"))
     rng = random.Random(seed)
     path = write_study(text=COIN_STUDY, filename="coin.toml")
     out = tmp_path / "run"
@@ -216,7 +218,7 @@ def test_twenty_sigkills_in_a_row_end_with_exactly_the_uninterrupted_rows(
     cmd = [sys.executable, "-c", code, *args]
     env = dict(os.environ, RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER="0")
     spec_hash, cells = None, ["p2", "p3", "p4"]
-    for kill in range(20):
+    for kill in range(kills):
         _kill_at_random(cmd, env, tmp_path, out, rng)
         man = rundir.read_manifest(out)
         if man is not None:

@@ -125,6 +125,6 @@ def test_ci_runs_the_checks_and_then_exactly_the_readme_test_command():
     ):
         assert check in ci, check
     readme = (ROOT / "README.md").read_text()
-    test_command = "pip install '.[test]' && cargo test --release && pytest"
+    test_command = "pip install '.[test]' && cargo test --profile fast && pytest"
     assert f"```sh\n{test_command}\n```" in readme
     assert ci.rstrip().splitlines()[-1] == test_command
