@@ -194,10 +194,18 @@ def convergence_sentence(m: LadderMetric, paired: bool = True) -> str:
             f"Still moving: {movement(m, second, top)} (difference {gap}); not converged, so the game's "
             "true value is not known yet."
         )
+    if c.lo > 0 or c.hi < 0:
+        # The top two rungs differ, but the trend with strength does not show it: not a skill effect.
+        why = (
+            "but the number does not move measurably with the agents' strength over the ladder, so "
+            "whether stronger play changes it is not known"
+        )
+    else:
+        why = "too uncertain to tell whether it still moves with skill"
     text = (
-        f"Not settled: {top.agent} and {second.agent} differ by {gap}, too uncertain to tell whether it "
-        f"still moves with skill (threshold {_band(m)}{_needed(c, paired)}); not converged, so the game's "
-        f"value at expert level is not known yet.{trend}"
+        f"Not settled: {top.agent} and {second.agent} differ by {gap}, {why} (threshold "
+        f"{_band(m)}{_needed(c, paired)}); not converged, so the game's value at expert level is not "
+        f"known yet.{trend}"
     )
     if c.trend == "moving" and low.agent != second.agent:
         text += (

@@ -120,7 +120,7 @@ def test_cli_refuses_a_bad_ladder_with_exit_2_and_writes_nothing(write_study, tm
 
 def test_built_in_skill_studies_have_ladders_with_head_to_head_steps():
     built_in = (
-        ("hiroba-skill", "mcts:iters=10000", "xmcts:iters=8500"),
+        ("hiroba-skill", "mcts:iters=10000", "xmcts:iters=14000"),
         ("alhambra-skill", "mcts:iters=1000", "xmcts:iters=1000"),
     )
     for name, mcts_top, top in built_in:
@@ -178,6 +178,19 @@ def test_wide_intervals_are_not_settled_and_say_how_many_units_would_settle_it()
     # a threshold wide enough makes the same numbers converge; one rung only has no verdict
     assert convergence(m.points, 0.2).status == "converged"  # type: ignore[union-attr]
     assert convergence(m.points[:1], 0.01) is None
+
+
+def test_top_rungs_that_differ_without_a_trend_with_strength_are_not_settled_and_say_so():
+    from analysis.ladder_findings import convergence_sentence
+
+    zigzag = [(0, -0.20), (100, -0.05), (200, -0.20), (300, -0.05)]
+    m = _metric([_pt(f"r{elo}", est, 0.01, elo=elo) for elo, est in zigzag])
+    c = m.verdict
+    assert c is not None and c.status == "unsettled" and c.lo > 0 and c.slope is not None
+    assert not c.slope.excludes_zero
+    text = convergence_sentence(m)
+    assert text.startswith("Not settled: r300 and r200 differ by +15.0 points")
+    assert "does not move measurably with the agents' strength" in text and "too uncertain" not in text
 
 
 # ---------------------------------------------------------------- a whole ladder run (coin)
