@@ -55,9 +55,9 @@ def describe(spec: str) -> str:
         )
     if name == "xmcts":
         return (
-            f"{spec}: the tree search of mcts with {_budget(spec)} per decision, whose continuations end "
-            "with the game's learned evaluation (a model fitted on recorded games; which one is "
-            "named below the table)."
+            f"{spec}: the tree search of mcts with {_budget(spec)} per decision (with search settings of "
+            "its own in some games), whose continuations end with the game's learned evaluation (a model "
+            "fitted on recorded games; which one is named below the table)."
         )
     if name == "mcts1":
         return (

@@ -206,6 +206,12 @@ pub trait Evaluate: Game {
     /// bump `mcts`'s version in `agents::agent_version`.
     const MCTS_DEFAULTS: &'static str = "";
 
+    /// This game's `xmcts` settings, applied after [`Evaluate::MCTS_DEFAULTS`] (same syntax; empty:
+    /// none): the learned value that cuts `xmcts`'s rollouts may want another search setting,
+    /// chosen at equal CPU time against `mcts` (`bench/equal_time.py`). Changing them changes
+    /// play: bump `xmcts`'s base version in `agents`.
+    const XMCTS_DEFAULTS: &'static str = "";
+
     /// The `greedy` agent's one-ply evaluation of an action of acting `player` (higher is
     /// better). It may read only what that player knows.
     fn greedy_value(&self, player: usize, action: &Self::Action) -> f64;

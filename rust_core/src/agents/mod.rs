@@ -18,8 +18,8 @@ use crate::rng::Rng;
 pub const AGENTS: &[&str] = &["random", "greedy", "mcts", "mcts1", "xmcts"];
 
 /// `xmcts`'s own version, before the content hash of the weights files is mixed in (2: the
-/// handicapped cut of `mcts` version 6).
-const XMCTS_BASE_VERSION: u32 = 2;
+/// handicapped cut of `mcts` version 6; 3: per-game `xmcts` settings, [`Evaluate::XMCTS_DEFAULTS`]).
+const XMCTS_BASE_VERSION: u32 = 3;
 
 /// Version of each agent's play: bumped whenever an agent chooses differently for the
 /// same seed (recorded with every run, so that a resume never mixes two agents).
@@ -157,7 +157,8 @@ impl AgentSpec {
     }
 
     /// The MCTS settings of a game whose own defaults are `game_defaults` (its
-    /// [`crate::game::Evaluate::MCTS_DEFAULTS`]): the general defaults, then the game's
+    /// [`crate::game::Evaluate::MCTS_DEFAULTS`], for `xmcts` followed by its
+    /// [`crate::game::Evaluate::XMCTS_DEFAULTS`]): the general defaults, then the game's
     /// (`mcts` and `xmcts`; `mcts1` stays version 1), then the spec's own parameters:
     /// `iters` (1..=1000000, default 1000), `c` (0..=100, default 0.2), `bias` (0..=100,
     /// default 10), `rollout` (`random` | `greedy` | `egreedy`, default greedy; `egreedy` plays
@@ -220,15 +221,24 @@ impl AgentSpec {
         agent_version(&self.name)
     }
 
+    /// Game `G`'s own search settings for this agent: its [`Evaluate::MCTS_DEFAULTS`], for
+    /// `xmcts` followed by its [`Evaluate::XMCTS_DEFAULTS`] (see [`AgentSpec::mcts_config_for`]).
+    pub fn game_defaults<G: Evaluate>(&self) -> String {
+        match self.name.as_str() {
+            "xmcts" => format!("{},{}", G::MCTS_DEFAULTS, G::XMCTS_DEFAULTS),
+            _ => G::MCTS_DEFAULTS.to_string(),
+        }
+    }
+
     /// Builds the agent for game `G`.
     pub fn build<G: Evaluate>(&self) -> Result<Box<dyn Agent<G>>> {
         match self.name.as_str() {
             "random" => Ok(Box::new(random::RandomAgent::default())),
             "greedy" => Ok(Box::new(greedy::GreedyAgent::default())),
-            "mcts" => Ok(Box::new(mcts::MctsAgent::new(self.mcts_config_for(G::MCTS_DEFAULTS)?))),
+            "mcts" => Ok(Box::new(mcts::MctsAgent::new(self.mcts_config_for(&self.game_defaults::<G>())?))),
             "mcts1" => Ok(Box::new(mcts1::Mcts1Agent::new(self.mcts_config()?))),
             "xmcts" => Ok(Box::new(mcts::MctsAgent::with_learned(
-                self.mcts_config_for(G::MCTS_DEFAULTS)?,
+                self.mcts_config_for(&self.game_defaults::<G>())?,
                 learned::Learned::of::<G>()?,
             ))),
             other => unreachable!("agent {other} passed validation"),

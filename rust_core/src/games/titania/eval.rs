@@ -214,6 +214,10 @@ impl Titania {
 impl Evaluate for Titania {
     /// Measured: `bench/tune_mcts.py` (`bench/results/tune-mcts.json`).
     const MCTS_DEFAULTS: &'static str = "bias=3";
+    /// Measured (`bench/equal_time.py titania --old mcts --new xmcts --params bias=B --ms 5`, 200
+    /// paired games each): `bias` 3 (as `mcts`) 0.360, 1 0.565 [0.502, 0.628], 0.5 0.560; with
+    /// `bias=1`, `depth=20` 0.375.
+    const XMCTS_DEFAULTS: &'static str = "bias=1";
 
     const FEATURE_NAMES: &'static [&'static str] = FEATURES;
     const EVAL_WEIGHTS: &'static str = include_str!("titania_eval_weights.txt");
