@@ -197,8 +197,8 @@ def convergence_sentence(m: LadderMetric, paired: bool = True) -> str:
     if c.lo > 0 or c.hi < 0:
         # The top two rungs differ, but the trend with strength does not show it: not a skill effect.
         why = (
-            "but the number does not move measurably with the agents' strength over the ladder, so "
-            "whether stronger play changes it is not known"
+            "but its trend with the agents' strength (below) is not measurable, so whether stronger "
+            "play changes it is not known"
         )
     else:
         why = "too uncertain to tell whether it still moves with skill"
