@@ -13,10 +13,15 @@ __all__ = ["describe", "iterations", "ladder_key", "lineup_name"]
 _FAMILY = {"random": 0, "greedy": 1, "mcts": 2}
 
 
+def _iters(spec: str) -> int | None:
+    """The ``iters=`` parameter of any search spec (``xmcts:iters=300`` → 300), else None."""
+    m = re.search(r"iters=(\d+)", spec)
+    return int(m.group(1)) if m else None
+
+
 def iterations(spec: str) -> int | None:
     """MCTS iterations of a spec (``mcts:iters=300`` → 300), None for other agents."""
-    m = re.search(r"iters=(\d+)", spec)
-    return int(m.group(1)) if spec.startswith("mcts") and m else None
+    return _iters(spec) if spec.startswith("mcts") else None
 
 
 def ladder_key(spec: str) -> tuple[int, int, str]:
@@ -33,8 +38,8 @@ def lineup_name(agents: list[str] | tuple[str, ...]) -> str:
 
 def _budget(spec: str) -> str:
     """``300 simulated continuations`` for a search spec with ``iters=300``."""
-    m = re.search(r"iters=(\d+)", spec)
-    return f"{m.group(1)} simulated continuations" if m else "simulated continuations"
+    n = _iters(spec)
+    return f"{n} simulated continuations" if n is not None else "simulated continuations"
 
 
 def describe(spec: str) -> str:

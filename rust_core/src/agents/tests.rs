@@ -580,20 +580,19 @@ fn xmcts_learned_prior_reranks_the_root_candidates() {
     assert!(reordered >= 2, "the learned prior reordered only {reordered} of 6 roots");
 }
 
+/// The search settings `spec` plays in game `G` (the game's defaults, then the spec's own).
+fn config_in<G: crate::game::Evaluate>(spec: &str) -> super::mcts::MctsConfig {
+    let spec = AgentSpec::parse(spec).unwrap();
+    spec.mcts_config_for(&spec.game_defaults::<G>()).unwrap()
+}
+
 #[test]
 fn xmcts_plays_its_game_settings_after_mcts_and_the_spec_still_wins() {
     use crate::games::hiroba::Hiroba;
-    let config = |spec: &str| {
-        let spec = AgentSpec::parse(spec).unwrap();
-        spec.mcts_config_for(&spec.game_defaults::<Hiroba>()).unwrap()
-    };
-    let (mcts, xmcts) = (config("mcts"), config("xmcts"));
+    let (mcts, xmcts) = (config_in::<Hiroba>("mcts"), config_in::<Hiroba>("xmcts"));
     assert_eq!((mcts.bias, mcts.rollout), (10.0, super::mcts::Rollout::Random));
     assert_eq!((xmcts.bias, xmcts.rollout), (1.0, super::mcts::Rollout::Random), "MCTS_DEFAULTS, then XMCTS_DEFAULTS");
-    assert_eq!(config("xmcts:bias=4").bias, 4.0);
+    assert_eq!(config_in::<Hiroba>("xmcts:bias=4").bias, 4.0);
     // a game without settings of its own for xmcts: the same as mcts
-    let spec = AgentSpec::parse("xmcts").unwrap();
-    let alhambra = spec.mcts_config_for(&spec.game_defaults::<Alhambra>()).unwrap();
-    let mcts = AgentSpec::parse("mcts").unwrap();
-    assert_eq!(alhambra, mcts.mcts_config_for(&mcts.game_defaults::<Alhambra>()).unwrap());
+    assert_eq!(config_in::<Alhambra>("xmcts"), config_in::<Alhambra>("mcts"));
 }
