@@ -3,9 +3,9 @@
     python bench/elo_per_cpu.py GAME [--ms 2 5 15] [--new xmcts] [--games 100] [--calibration 6]
                                 [--workers 2] [--seed 31]
 
-1. Calibration (process CPU time, as `equal_time.py`): each search's iterations are scaled to cost
-   each budget of `--ms` milliseconds per searched decision against greedy; greedy's own cost is
-   measured the same way.
+1. Calibration (CPU time of each agent's own choices, as `equal_time.py`): each search's
+   iterations are scaled to cost each budget of `--ms` milliseconds per searched decision
+   against greedy; greedy's own cost is measured the same way.
 2. Matches, `--games` paired 2-player games each (a chain that connects every agent): greedy
    against `mcts` at the smallest budget, `mcts` at each budget against the next, the new agent
    against `mcts` at each budget (the equal-time comparisons) and against itself at the next.
@@ -133,7 +133,7 @@ def main() -> None:
     figures = {
         "game": args.game,
         "eval_hash": rust_core.eval_hash(args.game),
-        "cost": "process CPU seconds per searched decision, against greedy",
+        "cost": "thread CPU seconds inside the agent's choices per searched decision",
         "budgets_ms": args.ms,
         "agents": agents,
         "matches": matches,

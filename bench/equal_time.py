@@ -7,12 +7,14 @@
 The yardstick is `mcts1:iters=N` (`--old-iters`, the version-1 search) unless `--old` names
 another spec; the new agent is `--new` (default `mcts`, or e.g. `xmcts`) with the game's defaults
 plus `--params` (e.g. `rollout=random`), its iterations set to cost what the yardstick costs.
-Costs are **process CPU seconds** (`time.process_time`, the engine runs in the calling thread),
-not wall time, so other load on the machine does not move them:
+Costs are **CPU seconds** of each agent's own choices (the engine reads its thread's CPU clock
+around every choice: `BatchSpec.simulate_timed`), not wall time, so other load on the machine
+does not move them:
 
-1. Calibration (in this process): CPU seconds per searched decision (decisions with more than
-   one legal action, counted from replays of two of the games) of each agent against greedy on
-   the same `--calibration` games (the agent in the start seat). With `--ms`, the yardstick's
+1. Calibration (in this process): CPU seconds per searched decision (thread CPU time inside the
+   agent's own choices, over its decisions with more than one legal action, both measured by
+   the engine) of each agent against greedy on the same `--calibration` games (the agent in
+   the start seat). With `--ms`, the yardstick's
    iterations are first scaled to cost MS milliseconds per decision. The new agent's budget
    M = its iterations x (yardstick cost / its cost), corrected once, and measured again at M.
 2. The match: `--games` paired 2-player games of the new agent at M iterations against the
@@ -21,6 +23,9 @@ not wall time, so other load on the machine does not move them:
 
 Calibration and match play `--variant` (JSON options; default the game's defaults), e.g. to see
 whether a learned evaluation fitted on the official rules holds its strength in a variant.
+
+The JSON's `new_ms_per_decision` and `old_ms_per_decision` are the calibration's figures,
+`match_ms_per_decision` those measured in the match.
 
 Writes bench/results/equal-time-<GAME>.json (with `--old`, `--new`, `--params`, `--ms` or
 `--variant`: equal-time-<GAME>-<their values>.json), with both agents' versions, the variant and
@@ -40,24 +45,16 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from common import write  # noqa: E402
-from mcts_strength import interval, match  # noqa: E402
+from mcts_strength import interval, timed_match  # noqa: E402
 
 
 def per_decision(game: str, spec: str, games: int, seed: int, variant: dict | None = None) -> float:
-    """CPU seconds per searched decision of `spec` against greedy (the greedy moves included)."""
+    """CPU seconds per searched decision of `spec` against greedy: thread CPU time inside its own
+    choices over its decisions with more than one legal action (measured by the engine)."""
     import rust_core
 
-    variant = variant or {}
-    t0 = time.process_time()
-    rust_core.simulate(game, variant, [spec, "greedy"], seed, 0, games)
-    cpu = time.process_time() - t0
-    searched = 0
-    sample = min(games, 2)
-    for g in range(sample):  # decisions counted on a sample of the games (not timed)
-        log = rust_core.replay(game, variant, [spec, "greedy"], seed, g)  # unpaired: position 0 is `spec`
-        actions = [e for e in log["events"] if e["event"] == "action" and e.get("position") == 0]
-        searched += sum(1 for e in actions if e.get("options", 0) > 1)
-    return cpu / max(searched * games / sample, 1)
+    _, clocks = rust_core.BatchSpec(game, variant or {}, [spec, "greedy"], seed).simulate_timed(0, games)
+    return clocks[0].ms_per_searched / 1000
 
 
 def mcts_spec(iters: int, params: str, name: str = "mcts") -> str:
@@ -134,10 +131,11 @@ def main() -> None:
     )
     new = mcts_spec(iters, args.params, args.new)
     with ProcessPoolExecutor(args.workers) as pool:
-        wins = match(pool, args.game, [new, old], args.games, args.seed, variant=variant)
+        wins, clocks = timed_match(pool, args.game, [new, old], args.games, args.seed, variant=variant)
     share, lo, hi = interval(wins)
+    in_match = [round(c.ms_per_searched, 2) for c in clocks]
     print(
-        f"{args.game}: {new} ({new_s * 1000:.1f} ms/decision) vs {old} ({old_s * 1000:.1f} ms/decision): "
+        f"{args.game}: {new} ({in_match[0]:.1f} ms/decision in the match) vs {old} ({in_match[1]:.1f}): "
         f"win share {share:.3f} [{lo:.3f}, {hi:.3f}] in {len(wins)} games; "
         f"{time.perf_counter() - t0:.0f} s wall"
     )
@@ -149,9 +147,10 @@ def main() -> None:
         "agent_versions": {spec: rust_core.agent_version(spec) for spec in (new, old)},
         "variant": variant,
         "eval_hash": rust_core.eval_hash(args.game),
-        "cost": "process CPU seconds per searched decision, against greedy",
+        "cost": "thread CPU seconds inside the agent's choices per searched decision",
         "new_ms_per_decision": round(new_s * 1000, 2),
         "old_ms_per_decision": round(old_s * 1000, 2),
+        "match_ms_per_decision": {"new": in_match[0], "old": in_match[1]},
         "games": len(wins),
         "win_share": round(share, 4),
         "ci95": [round(lo, 4), round(hi, 4)],

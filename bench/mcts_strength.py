@@ -5,10 +5,9 @@
 
 Plays `--games` 2-player games of GAME with seats paired (every deal once in each seat order)
 on `--workers` processes, and prints SPEC's win share (ties = half) with a 95% interval over
-deals (the deal is the unit), the seconds SPEC spent per searched decision (wall time of its
-games over its decisions with more than one legal action; includes the opponent's moves, so a
-slight overestimate), and writes bench/results/strength-<GAME>-<SPEC>.json. Works with any
-build of rust_core, so the same command measures the agents before and after a change.
+deals (the deal is the unit), the CPU seconds SPEC spent per searched decision (thread CPU time
+inside its own choices over its decisions with more than one legal action, measured in these
+games by the engine), and writes bench/results/strength-<GAME>-<SPEC>.json.
 """
 
 from __future__ import annotations
@@ -20,31 +19,33 @@ import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from common import write  # noqa: E402
 
 
-def play(
-    game: str, variant: dict, agents: list[str], seed: int, start: int, count: int, decisions: bool = True
-) -> tuple:
-    """One chunk: (win of agents[0] per game, seconds, searched decisions of agents[0]); the
-    decisions are counted from replays of up to 4 of the games, or not at all (0)."""
+def play(game: str, variant: dict, agents: list[str], seed: int, start: int, count: int) -> tuple:
+    """One chunk: (win of agents[0] per game, what each agent spent: a list of ``AgentClock``)."""
     import rust_core
 
-    t0 = time.perf_counter()
-    batch = rust_core.simulate(game, variant, agents, seed, start, count, pair_seats=True).to_pydict()
-    seconds = time.perf_counter() - t0
-    wins = [w for w, p in zip(batch["win"], batch["player"], strict=True) if p == 0]
-    if not decisions:
-        return wins, seconds, 0
-    searched = 0
-    for g in range(start, start + min(count, 4)):  # decisions counted on a sample of games
-        log = rust_core.replay(game, variant, agents, seed, g, pair_seats=True)
-        actions = [e for e in log["events"] if e["event"] == "action" and e["player"] == 0]
-        searched += sum(1 for e in actions if e.get("options", 0) > 1)
-    return wins, seconds, searched * count / min(count, 4)
+    spec = rust_core.BatchSpec(game, variant, agents, seed, pair_seats=True)
+    batch, clocks = spec.simulate_timed(start, count)
+    rows = batch.to_pydict()
+    wins = [w for w, p in zip(rows["win"], rows["player"], strict=True) if p == 0]
+    return wins, clocks
+
+
+def summed(chunks: list[list[Any]]) -> list[Any]:
+    """Per agent, the ``AgentClock`` of all chunks together."""
+    import rust_core
+
+    total = rust_core.AgentClock
+    return [
+        total(sum(c.cpu_seconds for c in cs), sum(c.decisions for c in cs), sum(c.searched for c in cs))
+        for cs in zip(*chunks, strict=True)
+    ]
 
 
 def match(
@@ -58,13 +59,29 @@ def match(
 ) -> list[float]:
     """Win shares of agents[0] in paired games `start .. start + games` of `variant` (default: the
     game's defaults), in chunks on `pool`."""
+    return timed_match(pool, game, agents, games, seed, start, variant)[0]
+
+
+def timed_match(
+    pool: ProcessPoolExecutor,
+    game: str,
+    agents: list[str],
+    games: int,
+    seed: int,
+    start: int = 0,
+    variant: dict | None = None,
+) -> tuple[list[float], list[Any]]:
+    """:func:`match`'s win shares and what each agent spent in those games (``AgentClock``s)."""
     chunk = 10
     sizes = [(start + s, min(chunk, games - s)) for s in range(0, games, chunk)]
-    jobs = [pool.submit(play, game, variant or {}, agents, seed, s, n, False) for s, n in sizes]
+    jobs = [pool.submit(play, game, variant or {}, agents, seed, s, n) for s, n in sizes]
     wins: list[float] = []
+    clocks = []
     for job in jobs:
-        wins += job.result()[0]
-    return wins
+        w, c = job.result()
+        wins += w
+        clocks.append(c)
+    return wins, summed(clocks)
 
 
 def interval(wins: list[float]) -> tuple[float, float, float]:
@@ -95,7 +112,7 @@ def main() -> None:
     starts = range(0, args.games, chunk)
     t0 = time.perf_counter()
     wins: list[float] = []
-    seconds = decisions = 0.0
+    clocks = []
     with ProcessPoolExecutor(args.workers) as pool:
         jobs = [
             pool.submit(play, args.game, variant, agents, args.seed, s, min(chunk, args.games - s))
@@ -103,10 +120,9 @@ def main() -> None:
         ]
         try:
             for job in jobs:
-                w, s, d = job.result()
+                w, c = job.result()
                 wins += w
-                seconds += s
-                decisions += d
+                clocks.append(c)
                 if len(wins) >= 4:
                     share, lo, hi = interval(wins)
                     line = f"  {len(wins)} games: {share:.3f} [{lo:.3f}, {hi:.3f}]"
@@ -115,10 +131,10 @@ def main() -> None:
             pool.shutdown(wait=False, cancel_futures=True)  # fail now, not after every queued chunk
             raise
     share, lo, hi = interval(wins)
-    per_move = seconds / max(decisions, 1)
+    per_move = summed(clocks)[0].ms_per_searched / 1000
     print(
         f"{args.game}: {args.spec} vs {args.against}: win share {share:.3f} [{lo:.3f}, {hi:.3f}] "
-        f"in {len(wins)} games ({len(wins) // 2} deals); {per_move * 1000:.1f} ms per searched decision; "
+        f"in {len(wins)} games ({len(wins) // 2} deals); {per_move * 1000:.1f} CPU ms per searched decision; "
         f"{time.perf_counter() - t0:.0f} s wall"
     )
     name = f"strength-{args.game}-{args.spec.replace(':', '_').replace('=', '').replace(',', '_')}"

@@ -126,6 +126,19 @@ def test_determinism_and_batch_independence() -> None:
     assert not other.equals(rust_core.simulate("alhambra", {}, ["random"] * 3, 42, 0, 10))
 
 
+def test_simulate_timed_plays_the_same_games_and_times_each_agent() -> None:
+    spec = rust_core.BatchSpec("hiroba", {}, ["mcts:iters=100", "random"], 3, pair_seats=True)
+    games, clocks = spec.simulate_timed(0, 4)
+    assert games.equals(spec.simulate(0, 4))
+    log = spec.replay(1)
+    mine = [e for e in log["events"] if e["event"] == "action" and e["player"] == 1]
+    one = spec.simulate_timed(1, 1)[1]
+    assert (one[1].decisions, one[1].searched) == (len(mine), sum(e["options"] > 1 for e in mine))
+    assert all(c.searched <= c.decisions for c in clocks)
+    assert clocks[0].ms_per_searched > clocks[1].ms_per_searched > 0
+    assert rust_core.AgentClock(0.0, 3, 0).ms_per_searched == 0.0
+
+
 def test_pair_seats_share_deals_and_rotate_agents() -> None:
     t = rust_core.simulate("alhambra", {}, ["greedy", "random"], 5, 0, 20, pair_seats=True).to_pydict()
     for i in range(0, 40, 4):

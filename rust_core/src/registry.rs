@@ -1,5 +1,6 @@
 //! Games by name: the one place that lists them and dispatches to their engines.
 
+use crate::agents::timed::Clock;
 use crate::agents::AgentSpec;
 use crate::batch::{self, BatchSpec, Columns, Positions};
 use crate::error::Result;
@@ -160,6 +161,12 @@ pub fn validate(game: &str, variant: &Value, files: &Files, agents: &[String]) -
 /// Plays games `start .. start + count` of `spec` (see [`batch::simulate`]).
 pub fn simulate(game: &str, spec: &BatchSpec, start: u64, count: u64) -> Result<Columns> {
     with_game!(game, G => batch::simulate::<G>(spec, start, count))
+}
+
+/// Plays games `start .. start + count` of `spec` and times each agent's decisions (see
+/// [`batch::simulate_timed`]).
+pub fn simulate_timed(game: &str, spec: &BatchSpec, start: u64, count: u64) -> Result<(Columns, Vec<Clock>)> {
+    with_game!(game, G => batch::simulate_timed::<G>(spec, start, count))
 }
 
 /// Plays games `start .. start + count` of `spec` and records one sampled position per

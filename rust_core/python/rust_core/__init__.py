@@ -23,6 +23,7 @@ import pyarrow as pa
 from . import _native
 
 __all__ = [
+    "AgentClock",
     "BatchSpec",
     "EngineError",
     "agent_version",
@@ -163,6 +164,20 @@ def validate(
 
 
 @dataclass(frozen=True)
+class AgentClock:
+    """What one agent spent in a batch (:meth:`BatchSpec.simulate_timed`)."""
+
+    cpu_seconds: float
+    decisions: int
+    searched: int  # decisions with more than one legal action
+
+    @property
+    def ms_per_searched(self) -> float:
+        """CPU milliseconds per decision with a choice (0 if it had none)."""
+        return 1000 * self.cpu_seconds / self.searched if self.searched else 0.0
+
+
+@dataclass(frozen=True)
 class BatchSpec:
     """One batch description, passed whole from the pipeline to the engine: what a study cell
     plays (``game``, ``variant``, the line-up ``agents``) with the study's ``seed`` and seating
@@ -200,6 +215,16 @@ class BatchSpec:
             raise ValueError("start and count must be non-negative")
         games, positions = _native.simulate_positions(self.game, self._native_spec(), start, count)
         return games, positions
+
+    def simulate_timed(self, start: int, count: int) -> tuple[pa.RecordBatch, list[AgentClock]]:
+        """The games of :meth:`simulate` and what each agent of the line-up spent on its decisions
+        (in list order): thread CPU seconds inside its choices, its decisions, and those with
+        more than one legal action. For benchmarks at equal CPU time; timings vary between
+        runs, so no run directory records them."""
+        if start < 0 or count < 0:
+            raise ValueError("start and count must be non-negative")
+        games, clocks = _native.simulate_timed(self.game, self._native_spec(), start, count)
+        return games, [AgentClock(*c) for c in clocks]
 
     def replay(self, game_index: int) -> dict[str, Any]:
         """The full event log of game ``game_index`` (JSON-able): set-up, every action, rule events,

@@ -6,6 +6,7 @@ pub mod learned;
 pub mod mcts;
 pub mod mcts1;
 pub mod random;
+pub mod timed;
 
 #[cfg(test)]
 mod tests;

@@ -596,3 +596,27 @@ fn xmcts_plays_its_game_settings_after_mcts_and_the_spec_still_wins() {
     // a game without settings of its own for xmcts: the same as mcts
     assert_eq!(config_in::<Alhambra>("xmcts"), config_in::<Alhambra>("mcts"));
 }
+
+#[test]
+fn timing_counts_each_agents_decisions_and_changes_no_move() {
+    type H = crate::games::hiroba::Hiroba;
+    let agents = ["mcts:iters=200".to_string(), "greedy".to_string()];
+    let spec = crate::batch::BatchSpec::new(&json!({}), &Default::default(), &agents, 9, true);
+    let (timed, clocks) = crate::batch::simulate_timed::<H>(&spec, 0, 4).unwrap();
+    assert_eq!(timed, crate::batch::simulate::<H>(&spec, 0, 4).unwrap(), "timing changed the games");
+    // Each agent's decisions, counted from the event logs of the same games.
+    let mut decisions = [0u64; 2];
+    let mut searched = [0u64; 2];
+    for index in 0..4 {
+        let log = crate::batch::replay::<H>(&spec, index).unwrap();
+        for e in log["events"].as_array().unwrap().iter().filter(|e| e["event"] == "action") {
+            let p = e["player"].as_u64().unwrap() as usize;
+            decisions[p] += 1;
+            searched[p] += u64::from(e["options"].as_u64().unwrap() > 1);
+        }
+    }
+    for p in 0..2 {
+        assert_eq!((clocks[p].decisions, clocks[p].searched), (decisions[p], searched[p]), "agent {p}");
+    }
+    assert!(clocks[0].cpu_s > 0.0 && clocks[0].cpu_s > 10.0 * clocks[1].cpu_s, "{clocks:?}");
+}

@@ -12,6 +12,7 @@
 //! win share. The rows depend only on the game, never on batch size or worker count, and
 //! the games played are those of [`simulate`].
 
+use crate::agents::timed::{Clock, Timed};
 use crate::agents::Agent;
 use crate::agents::AgentSpec;
 use crate::error::{Error, Result};
@@ -200,7 +201,16 @@ impl<G: Engine> Setup<G> {
 
 /// Plays games `start .. start + count` and returns their rows.
 pub fn simulate<G: Engine>(spec: &BatchSpec, start: u64, count: u64) -> Result<Columns> {
-    play_batch::<G>(spec, start, count, None)
+    play_batch::<G>(spec, start, count, None, None)
+}
+
+/// Plays games `start .. start + count` (the games of [`simulate`]) and returns their rows
+/// and what each agent of the line-up spent on its decisions ([`Clock`], in list order).
+/// For benchmarks: CPU times differ from run to run, so they are not part of any run's data.
+pub fn simulate_timed<G: Engine>(spec: &BatchSpec, start: u64, count: u64) -> Result<(Columns, Vec<Clock>)> {
+    let mut clocks = Vec::with_capacity(spec.agents.len());
+    let cols = play_batch::<G>(spec, start, count, None, Some(&mut clocks))?;
+    Ok((cols, clocks))
 }
 
 /// Plays games `start .. start + count` (the games of [`simulate`]) and returns their rows
@@ -212,11 +222,17 @@ pub fn simulate_positions<G: Engine>(spec: &BatchSpec, start: u64, count: u64) -
         features: vec![Vec::with_capacity(count as usize * spec.agents.len()); names.len()],
         ..Positions::default()
     };
-    let cols = play_batch::<G>(spec, start, count, Some(&mut pos))?;
+    let cols = play_batch::<G>(spec, start, count, Some(&mut pos), None)?;
     Ok((cols, pos))
 }
 
-fn play_batch<G: Engine>(spec: &BatchSpec, start: u64, count: u64, mut pos: Option<&mut Positions>) -> Result<Columns> {
+fn play_batch<G: Engine>(
+    spec: &BatchSpec,
+    start: u64,
+    count: u64,
+    mut pos: Option<&mut Positions>,
+    clocks: Option<&mut Vec<Clock>>,
+) -> Result<Columns> {
     let BatchSpec { agents, seed, pair_seats, .. } = spec;
     let (seed, pair_seats) = (*seed, *pair_seats);
     let setup = Setup::<G>::new(&spec.variant, agents, &spec.files)?;
@@ -232,6 +248,17 @@ fn play_batch<G: Engine>(spec: &BatchSpec, start: u64, count: u64, mut pos: Opti
     };
     let mut buf = Vec::with_capacity(specs.len());
     let mut agents = setup.build_agents()?;
+    let mut timers = Vec::new();
+    if clocks.is_some() {
+        agents = agents
+            .into_iter()
+            .map(|a| {
+                let (timed, clock) = Timed::new(a);
+                timers.push(clock);
+                Box::new(timed) as Box<dyn Agent<G>>
+            })
+            .collect();
+    }
     let mut samples = vec![Sample { features: vec![0.0; G::FEATURE_NAMES.len()], ..Sample::default() }; n];
     for index in start..start + count {
         let mut pick = positions_rng(seed, index);
@@ -283,6 +310,9 @@ fn play_batch<G: Engine>(spec: &BatchSpec, start: u64, count: u64, mut pos: Opti
                 }
             }
         }
+    }
+    if let Some(out) = clocks {
+        out.extend(timers.iter().map(|t| *t.lock().expect("the batch is over")));
     }
     Ok(c)
 }

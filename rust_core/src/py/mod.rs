@@ -266,6 +266,28 @@ fn simulate_positions<'py>(
     Ok((games.to_pyarrow(py)?, positions.to_pyarrow(py)?))
 }
 
+/// Like `simulate`, plus what each agent of the line-up spent on its decisions (in list
+/// order): a pair (`pyarrow.RecordBatch`, list of `(cpu_seconds, decisions, searched)`).
+#[pyfunction]
+fn simulate_timed<'py>(
+    py: Python<'py>,
+    game: &str,
+    spec: SpecArgs,
+    start: u64,
+    count: u64,
+) -> PyResult<(Bound<'py, PyAny>, Vec<(f64, u64, u64)>)> {
+    let (variant_json, agents, seed, pair_seats, files) = spec;
+    let spec = batch_spec(&variant_json, agents, seed, pair_seats, files)?;
+    let (batch, clocks) = py
+        .detach(|| {
+            let (cols, clocks) = registry::simulate_timed(game, &spec, start, count)?;
+            let batch = to_batch(game, cols).map_err(|e| Error::Invalid(e.to_string()))?;
+            Ok((batch, clocks.iter().map(|c| (c.cpu_s, c.decisions, c.searched)).collect()))
+        })
+        .map_err(py_err)?;
+    Ok((batch.to_pyarrow(py)?, clocks))
+}
+
 /// The content hash of `game`'s learned evaluation (8 hex digits).
 #[pyfunction]
 fn eval_hash(game: &str) -> PyResult<String> {
@@ -307,6 +329,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(simulate, m)?)?;
     m.add_function(wrap_pyfunction!(replay, m)?)?;
     m.add_function(wrap_pyfunction!(simulate_positions, m)?)?;
+    m.add_function(wrap_pyfunction!(simulate_timed, m)?)?;
     m.add_function(wrap_pyfunction!(eval_hash, m)?)?;
     m.add_function(wrap_pyfunction!(eval_fitted, m)?)?;
     m.add_function(wrap_pyfunction!(feature_names, m)?)?;
