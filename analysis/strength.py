@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import math
 import pathlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -222,23 +222,46 @@ def fit_bradley_terry(
         raise ValueError(f"anchor {anchor!r} is not among the agents: {', '.join(agents)}")
     fit_units = units.select("agent_a", "agent_b", "games", "score_a")
     if not _strongly_connected(agents, units):
-        one_sided = (
-            fit_units.group_by("agent_a", "agent_b")
-            .agg(pl.col("score_a").sum(), pl.col("games").sum())
-            .filter((pl.col("score_a") == 0) | (pl.col("score_a") == pl.col("games")))
-        )
-        prior = one_sided.select(
-            "agent_a", "agent_b", pl.lit(1, dtype=pl.Int64).alias("games"), pl.lit(0.5).alias("score_a")
-        )
-        fit_units = pl.concat([fit_units.with_columns(pl.col("games").cast(pl.Int64)), prior])
-        names = ", ".join(
-            f"{a} vs {b}" for a, b in prior.select("agent_a", "agent_b").sort("agent_a").iter_rows()
-        )
-        notes.append(
-            "Some agents never lost (or never won) against the rest, so the maximum-likelihood fit is "
-            f"undefined; one virtual tied game was added to each one-sided pairing ({names}): a weak "
-            "prior towards equal strength that keeps those Elo values finite (read them as bounds)."
-        )
+        fit_units = _with_tie_prior(fit_units, notes)
+    strength, cov = _glm_strengths(fit_units, agents, anchor)
+    se = np.sqrt(np.clip(np.diag(cov), 0.0, None))
+    ratings = pl.DataFrame(
+        {
+            "agent": agents,
+            "strength": strength,
+            "se": se,
+            "elo": strength * ELO_PER_LOGIT,
+            "elo_lo": (strength - Z95 * se) * ELO_PER_LOGIT,
+            "elo_hi": (strength + Z95 * se) * ELO_PER_LOGIT,
+        }
+    ).join(_played(units), on="agent", how="left")
+    return ratings, cov, agents, notes
+
+
+def _with_tie_prior(fit_units: pl.DataFrame, notes: list[str]) -> pl.DataFrame:
+    """``fit_units`` plus one virtual tied game for each one-sided pairing (its note appended)."""
+    one_sided = (
+        fit_units.group_by("agent_a", "agent_b")
+        .agg(pl.col("score_a").sum(), pl.col("games").sum())
+        .filter((pl.col("score_a") == 0) | (pl.col("score_a") == pl.col("games")))
+    )
+    prior = one_sided.select(
+        "agent_a", "agent_b", pl.lit(1, dtype=pl.Int64).alias("games"), pl.lit(0.5).alias("score_a")
+    )
+    names = ", ".join(
+        f"{a} vs {b}" for a, b in prior.select("agent_a", "agent_b").sort("agent_a").iter_rows()
+    )
+    notes.append(
+        "Some agents never lost (or never won) against the rest, so the maximum-likelihood fit is "
+        f"undefined; one virtual tied game was added to each one-sided pairing ({names}): a weak "
+        "prior towards equal strength that keeps those Elo values finite (read them as bounds)."
+    )
+    return pl.concat([fit_units.with_columns(pl.col("games").cast(pl.Int64)), prior])
+
+
+def _glm_strengths(fit_units: pl.DataFrame, agents: list[str], anchor: str) -> tuple[np.ndarray, np.ndarray]:
+    """Strengths (logits, ``anchor`` at 0) in ``agents`` order and their robust (HC0) covariance,
+    from a binomial GLM on the units' scores."""
     free = [a for a in agents if a != anchor]
     index = {a: i for i, a in enumerate(free)}
     x = np.zeros((fit_units.height, len(free)))
@@ -249,18 +272,19 @@ def fit_bradley_terry(
             x[r, index[b]] -= 1.0
     games = fit_units["games"].to_numpy().astype(float)
     y = fit_units["score_a"].to_numpy().astype(float) / games
-    model = sm.GLM(y, x, family=sm.families.Binomial(), var_weights=games)
-    res = model.fit(cov_type="HC0")
-    params = np.asarray(res.params, dtype=float)
-    cov_free = np.asarray(res.cov_params(), dtype=float)
+    res = sm.GLM(y, x, family=sm.families.Binomial(), var_weights=games).fit(cov_type="HC0")
     k = len(agents)
     strength = np.zeros(k)
     cov = np.zeros((k, k))
     pos = [agents.index(a) for a in free]
-    strength[pos] = params
-    cov[np.ix_(pos, pos)] = cov_free
-    se = np.sqrt(np.clip(np.diag(cov), 0.0, None))
-    played = (
+    strength[pos] = np.asarray(res.params, dtype=float)
+    cov[np.ix_(pos, pos)] = np.asarray(res.cov_params(), dtype=float)
+    return strength, cov
+
+
+def _played(units: pl.DataFrame) -> pl.DataFrame:
+    """Games and score of each agent over all units."""
+    return (
         pl.concat(
             [
                 units.select(pl.col("agent_a").alias("agent"), "games", pl.col("score_a").alias("score")),
@@ -274,17 +298,27 @@ def fit_bradley_terry(
         .group_by("agent")
         .agg(pl.col("games").sum(), pl.col("score").sum())
     )
-    ratings = pl.DataFrame(
-        {
-            "agent": agents,
-            "strength": strength,
-            "se": se,
-            "elo": strength * ELO_PER_LOGIT,
-            "elo_lo": (strength - Z95 * se) * ELO_PER_LOGIT,
-            "elo_hi": (strength + Z95 * se) * ELO_PER_LOGIT,
-        }
-    ).join(played, on="agent", how="left")
-    return ratings, cov, agents, notes
+
+
+def _elo_diff(
+    elo: dict[str, float], cov: np.ndarray, agents: list[str], lower: str, upper: str
+) -> tuple[float, float, float, float]:
+    """Elo of ``upper`` minus ``lower``: (gain, 95% low, 95% high, standard error)."""
+    i, j = agents.index(lower), agents.index(upper)
+    se = math.sqrt(max(cov[i, i] + cov[j, j] - 2 * cov[i, j], 0.0)) * ELO_PER_LOGIT
+    gain = elo[upper] - elo[lower]
+    return gain, gain - Z95 * se, gain + Z95 * se, se
+
+
+_GAIN_SCHEMA = {
+    "from": pl.String,
+    "to": pl.String,
+    "gain": pl.Float64,
+    "lo": pl.Float64,
+    "hi": pl.Float64,
+    "p_one_sided": pl.Float64,
+    "significant": pl.Boolean,
+}
 
 
 def _gains(ratings: pl.DataFrame, cov: np.ndarray, agents: list[str]) -> tuple[pl.DataFrame, str]:
@@ -295,48 +329,34 @@ def _gains(ratings: pl.DataFrame, cov: np.ndarray, agents: list[str]) -> tuple[p
     elo = dict(zip(ratings["agent"].to_list(), ratings["elo"].to_list(), strict=True))
     recs: list[dict[str, Any]] = []
     for lower, upper in zip(rungs, rungs[1:], strict=False):
-        i, j = agents.index(lower), agents.index(upper)
-        var = cov[i, i] + cov[j, j] - 2 * cov[i, j]
-        se = math.sqrt(max(var, 0.0)) * ELO_PER_LOGIT
-        gain = elo[upper] - elo[lower]
+        gain, lo, hi, se = _elo_diff(elo, cov, agents, lower, upper)
+        p_one = float(sps.norm.sf(gain / se)) if se > 0 else float("nan")
         recs.append(
             {
                 "from": lower,
                 "to": upper,
                 "gain": gain,
-                "lo": gain - Z95 * se,
-                "hi": gain + Z95 * se,
-                "p_one_sided": float(sps.norm.sf(gain / se)) if se > 0 else float("nan"),
-                "significant": bool(gain - Z95 * se > 0),
+                "lo": lo,
+                "hi": hi,
+                "p_one_sided": p_one,
+                "significant": lo > 0,
             }
         )
-    gains = pl.DataFrame(
-        recs,
-        schema={
-            "from": pl.String,
-            "to": pl.String,
-            "gain": pl.Float64,
-            "lo": pl.Float64,
-            "hi": pl.Float64,
-            "p_one_sided": pl.Float64,
-            "significant": pl.Boolean,
-        },
-    )
+    gains = pl.DataFrame(recs, schema=_GAIN_SCHEMA)
     mcts_steps = [r for r in recs if _iters(r["from"]) is not None]
     if not mcts_steps:
         return gains, "No two MCTS rungs with different iterations: saturation cannot be assessed."
+    return gains, _saturation(mcts_steps, lambda a, b: _elo_diff(elo, cov, agents, a, b)[:3])
+
+
+def _saturation(mcts_steps: list[dict[str, Any]], diff: Callable[[str, str], tuple[float, ...]]) -> str:
+    """The saturation statement over consecutive MCTS steps; ``diff(lower, upper)`` gives
+    (gain, low, high) in Elo between any two rungs."""
     mcts_rungs = [r["from"] for r in mcts_steps] + [mcts_steps[-1]["to"]]
-
-    def diff(lower: str, upper: str) -> tuple[float, float, float]:
-        i, j = agents.index(lower), agents.index(upper)
-        se = math.sqrt(max(cov[i, i] + cov[j, j] - 2 * cov[i, j], 0.0)) * ELO_PER_LOGIT
-        g = elo[upper] - elo[lower]
-        return g, g - Z95 * se, g + Z95 * se
-
     first = next((r for r in mcts_steps if not r["significant"]), None)
     if first is None:
         top = mcts_steps[-1]
-        return gains, (
+        return (
             f"Every MCTS rung is significantly stronger than the one below, up to {top['to']} "
             f"({top['gain']:+.0f} Elo [{top['lo']:+.0f}, {top['hi']:+.0f}] over {top['from']}): "
             "no saturation within the ladder."
@@ -351,21 +371,19 @@ def _gains(ratings: pl.DataFrame, cov: np.ndarray, agents: list[str]) -> tuple[p
         (k for k in mcts_rungs if all(diff(k, u)[1] <= 0 for u in mcts_rungs[mcts_rungs.index(k) + 1 :])),
         mcts_rungs[-1],
     )
-    if plateau != first["from"]:
-        g, lo, hi = diff(first["from"], mcts_rungs[-1])
-        text += (
-            f" But {mcts_rungs[-1]} is significantly stronger than {first['from']} ({g:+.0f} Elo "
-            f"[{lo:+.0f}, {hi:+.0f}]): that step is under-powered, not a plateau. "
-        )
-        text += (
-            f"No rung above {plateau} is significantly stronger than it"
-            if plateau != mcts_rungs[-1]
-            else "Strength still rises up to the top rung"
-        )
-        text += " at this sample size; more games are needed to locate saturation."
-    else:
-        text += f" No higher rung is significantly stronger than {first['from']} (at this sample size)."
-    return gains, text
+    if plateau == first["from"]:
+        return text + f" No higher rung is significantly stronger than {first['from']} (at this sample size)."
+    g, lo, hi = diff(first["from"], mcts_rungs[-1])
+    text += (
+        f" But {mcts_rungs[-1]} is significantly stronger than {first['from']} ({g:+.0f} Elo "
+        f"[{lo:+.0f}, {hi:+.0f}]): that step is under-powered, not a plateau. "
+    )
+    text += (
+        f"No rung above {plateau} is significantly stronger than it"
+        if plateau != mcts_rungs[-1]
+        else "Strength still rises up to the top rung"
+    )
+    return text + " at this sample size; more games are needed to locate saturation."
 
 
 def strength_from_rows(

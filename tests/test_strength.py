@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import math
 import pathlib
+from typing import Any
 
 import numpy as np
 import polars as pl
@@ -238,3 +239,26 @@ def test_tiny_real_run(tmp_path: pathlib.Path) -> None:
     md = (index.parent / "report.md").read_text()
     assert "Agent strength" in md
     assert (index.parent / "figures" / "elo_ladder.png").exists()
+
+
+def _step(lower: str, upper: str, gain: float, lo: float, hi: float) -> dict[str, Any]:
+    return {"from": lower, "to": upper, "gain": gain, "lo": lo, "hi": hi, "significant": lo > 0}
+
+
+def test_saturation_statement_tells_a_plateau_from_an_under_powered_step() -> None:
+    from analysis.strength import _saturation
+
+    a, b, c = "mcts:iters=100", "mcts:iters=300", "mcts:iters=1000"
+    diffs = {(a, b): (40.0, 10.0, 70.0), (b, c): (60.0, 20.0, 100.0), (a, c): (100.0, 60.0, 140.0)}
+    steps = [_step(a, b, *diffs[a, b]), _step(b, c, *diffs[b, c])]
+    assert "no saturation within the ladder" in _saturation(steps, lambda x, y: diffs[x, y])
+    # b -> c not significant, and nothing above b is: a plateau at b.
+    diffs[b, c] = (5.0, -30.0, 40.0)
+    steps = [_step(a, b, *diffs[a, b]), _step(b, c, *diffs[b, c])]
+    text = _saturation(steps, lambda x, y: diffs[x, y])
+    assert f"saturates at {b}" in text and f"No higher rung is significantly stronger than {b}" in text
+    # a -> b not significant but c is above a: the step is under-powered, strength still rises.
+    diffs[a, b], diffs[b, c] = (20.0, -10.0, 50.0), (30.0, -5.0, 65.0)
+    steps = [_step(a, b, *diffs[a, b]), _step(b, c, *diffs[b, c])]
+    text = _saturation(steps, lambda x, y: diffs[x, y])
+    assert "under-powered, not a plateau" in text and f"No rung above {b} is significantly stronger" in text
