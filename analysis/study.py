@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 import pathlib
+from dataclasses import dataclass, field
 from typing import Any
 
 import polars as pl
@@ -129,16 +130,52 @@ def analyse(
     manifest = run.manifest
     study = manifest["study"]
     paired = bool(study.get("pair_seats", False))
-    game = section(study.get("game"))
     limit, source = practical_threshold(manifest, threshold)
     cells = list(study["cells"])
     ladder = [str(a) for a in study.get("ladder") or []]
     steps = ladder_steps(cells, ladder) | ladder_checks(cells, ladder)
-    rows: dict[str, pl.DataFrame] = {}
-    seats, adv, scores, outcomes = [], [], [], []
-    extra: dict[str, list[pl.DataFrame]] = {}
-    warnings: list[str] = _partial_warnings(run)
+    game = section(study.get("game"))
+    t = _CellTables(warnings=_partial_warnings(run))
     for cell in cells:
+        t.add(run, cell, paired, limit, game, steps)
+    t.warnings += _capped_warning(t.outcomes)
+    balance_rows = {k: v for k, v in t.rows.items() if k not in steps}
+    s = StudyAnalysis(
+        manifest=manifest,
+        paired=paired,
+        cells=cells,
+        rows=t.rows,
+        seats=pl.concat(t.seats) if t.seats else pl.DataFrame(),
+        advantage=pl.DataFrame(t.adv) if t.adv else pl.DataFrame(),
+        scores=pl.concat(t.scores) if t.scores else pl.DataFrame(),
+        outcomes=pl.DataFrame(t.outcomes) if t.outcomes else pl.DataFrame(),
+        comparisons=_comparisons(cells, balance_rows, ladder, paired, limit),
+        tables={name: pl.concat(parts) for name, parts in t.extra.items()},
+        warnings=t.warnings,
+        threshold=limit,
+        threshold_source=source,
+        analysed=run.share,
+    )
+    s.ladder = skill_ladder(s)
+    return s
+
+
+@dataclass
+class _CellTables:
+    """The per-cell tables of :func:`analyse`, gathered cell by cell."""
+
+    warnings: list[str]
+    rows: dict[str, pl.DataFrame] = field(default_factory=dict)
+    seats: list[pl.DataFrame] = field(default_factory=list)
+    adv: list[dict[str, Any]] = field(default_factory=list)
+    scores: list[pl.DataFrame] = field(default_factory=list)
+    outcomes: list[dict[str, Any]] = field(default_factory=list)
+    extra: dict[str, list[pl.DataFrame]] = field(default_factory=dict)
+
+    def add(
+        self, run: Run, cell: dict[str, Any], paired: bool, limit: float, game: GameSection, steps: set[str]
+    ) -> None:
+        """Adds `cell`'s tables (a warning instead where it recorded no game)."""
         cid = str(cell["id"])
         label = str(cell.get("label", cid))
         try:
@@ -146,27 +183,31 @@ def analyse(
         except FileNotFoundError:
             r = pl.DataFrame()
         if r.height == 0:
-            warnings.append(f"{label}: no games recorded.")
-            continue
-        rows[cid] = r
+            self.warnings.append(f"{label}: no games recorded.")
+            return
+        self.rows[cid] = r
         meta = {"cell": cid, "label": label, "n_players": n_players_of(r)}
         lit = {k: pl.lit(v) for k, v in meta.items()}
-        seats.append(seat_win_rates(r, paired=paired).with_columns(**lit))
+        self.seats.append(seat_win_rates(r, paired=paired).with_columns(**lit))
         rec, warning = _advantage_row(r, meta, paired, limit, game)
-        adv.append(rec)
-        warnings += [warning] if warning and cid not in steps else []
-        scores.append(score_by_seat(r, paired=paired).with_columns(**lit))
-        outcomes.append({**_outcome_row(r, meta, paired), "games": rec["games"]})
+        self.adv.append(rec)
+        self.warnings += [warning] if warning and cid not in steps else []
+        self.scores.append(score_by_seat(r, paired=paired).with_columns(**lit))
+        self.outcomes.append({**_outcome_row(r, meta, paired), "games": rec["games"]})
         if game.tables is not None:
             for name, table in game.tables(r, paired).items():
-                extra.setdefault(name, []).append(table.with_columns(**lit))
-    warnings += _capped_warning(outcomes)
+                self.extra.setdefault(name, []).append(table.with_columns(**lit))
+
+
+def _comparisons(
+    cells: list[dict[str, Any]], rows: dict[str, pl.DataFrame], ladder: list[str], paired: bool, limit: float
+) -> pl.DataFrame:
+    """Comparisons between the balance cells (ladder steps left out), with both labels."""
     names = {c.id: c.name for c in cell_infos(cells)}
-    balance_rows = {k: v for k, v in rows.items() if k not in steps}
     comparisons = compare_cells(
-        balance_rows,
+        rows,
         paired=paired,
-        pairs=_pairs(cells, balance_rows, ladder),
+        pairs=_pairs(cells, rows, ladder),
         labels=names,
         negligible={"start_advantage": limit},
     )
@@ -175,24 +216,7 @@ def analyse(
             pl.col("cell_a").replace_strict(names, default=pl.col("cell_a")).alias("label_a"),
             pl.col("cell_b").replace_strict(names, default=pl.col("cell_b")).alias("label_b"),
         )
-    s = StudyAnalysis(
-        manifest=manifest,
-        paired=paired,
-        cells=cells,
-        rows=rows,
-        seats=pl.concat(seats) if seats else pl.DataFrame(),
-        advantage=pl.DataFrame(adv) if adv else pl.DataFrame(),
-        scores=pl.concat(scores) if scores else pl.DataFrame(),
-        outcomes=pl.DataFrame(outcomes) if outcomes else pl.DataFrame(),
-        comparisons=comparisons,
-        tables={name: pl.concat(parts) for name, parts in extra.items()},
-        warnings=warnings,
-        threshold=limit,
-        threshold_source=source,
-        analysed=run.share,
-    )
-    s.ladder = skill_ladder(s)
-    return s
+    return comparisons
 
 
 def _pairs(
