@@ -124,6 +124,14 @@ class Stats:
     write_seconds: float = 0.0  # time the driver spent fetching and writing results
     resubmitted: int = 0  # batches played again after a lost worker, node or object
 
+    def count(self, games: int, seconds: float, cpu_seconds: float, write_seconds: float) -> None:
+        """Adds one landed batch."""
+        self.games += games
+        self.batches += 1
+        self.task_seconds += seconds
+        self.task_cpu_seconds += cpu_seconds
+        self.write_seconds += write_seconds
+
 
 @dataclass
 class _Work:
@@ -151,6 +159,18 @@ class _Work:
 
     def remaining(self) -> int:
         return sum(b - a for g in self.gaps.values() for a, b in g)
+
+
+def _land(study: Study, out: Path, study_hash: str, batch: Batch, n_players: int, result: Any) -> Path:
+    """Writes one finished batch (its positions first: a games file implies its positions) and
+    returns the games file's path."""
+    if study.record_positions:
+        table, positions = result
+        sink.write_batch(out, study_hash, batch, n_players, positions, POSITIONS)
+        del positions
+    else:
+        table = result
+    return out / sink.write_batch(out, study_hash, batch, n_players, table).path
 
 
 def run_batches(
@@ -208,21 +228,9 @@ def run_batches(
                     stats.resubmitted += 1
                     continue
                 sizer.observe(batch.cell_id, batch.games, seconds)
-                n_players = cells[batch.cell_id].n_players
-                if study.record_positions:  # the positions first: a games file implies its positions
-                    table, positions = result
-                    sink.write_batch(out, study_hash, batch, n_players, positions, POSITIONS)
-                    del positions
-                else:
-                    table = result
-                record = sink.write_batch(out, study_hash, batch, n_players, table)
-                path = out / record.path
-                del table
-                stats.games += batch.games
-                stats.batches += 1
-                stats.task_seconds += seconds
-                stats.task_cpu_seconds += cpu_seconds
-                stats.write_seconds += time.perf_counter() - t_fetch
+                path = _land(study, out, study_hash, batch, cells[batch.cell_id].n_players, result)
+                del result
+                stats.count(batch.games, seconds, cpu_seconds, time.perf_counter() - t_fetch)
                 if progress_bar is not None:
                     progress_bar.update(batch.games)
                 if on_written is not None:
