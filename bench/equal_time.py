@@ -45,7 +45,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from common import write  # noqa: E402
-from mcts_strength import interval, timed_match  # noqa: E402
+from mcts_strength import by_position, interval, timed_match  # noqa: E402
 
 
 def per_decision(game: str, spec: str, games: int, seed: int, variant: dict | None = None) -> float:
@@ -134,9 +134,11 @@ def main() -> None:
         wins, clocks = timed_match(pool, args.game, [new, old], args.games, args.seed, variant=variant)
     share, lo, hi = interval(wins)
     in_match = [round(c.ms_per_searched, 2) for c in clocks]
+    positions = [[round(x, 4) for x in p] for p in by_position(wins)]
     print(
         f"{args.game}: {new} ({in_match[0]:.1f} ms/decision in the match) vs {old} ({in_match[1]:.1f}): "
-        f"win share {share:.3f} [{lo:.3f}, {hi:.3f}] in {len(wins)} games; "
+        f"win share {share:.3f} [{lo:.3f}, {hi:.3f}] in {len(wins)} games "
+        f"(at position 0: {positions[0][0]:.3f}, at 1: {positions[1][0]:.3f}); "
         f"{time.perf_counter() - t0:.0f} s wall"
     )
     figures = {
@@ -151,6 +153,7 @@ def main() -> None:
         "new_ms_per_decision": round(new_s * 1000, 2),
         "old_ms_per_decision": round(old_s * 1000, 2),
         "match_ms_per_decision": {"new": in_match[0], "old": in_match[1]},
+        "win_share_by_position": positions,
         "games": len(wins),
         "win_share": round(share, 4),
         "ci95": [round(lo, 4), round(hi, 4)],

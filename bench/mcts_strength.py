@@ -94,6 +94,19 @@ def interval(wins: list[float]) -> tuple[float, float, float]:
     return mean, max(0.0, mean - half), min(1.0, mean + half)
 
 
+def by_position(wins: list[float]) -> list[tuple[float, float, float]]:
+    """Win share of agents[0] at dealt position 0 and at position 1 (paired games alternate
+    them), each with a 95% normal interval over its games."""
+    out = []
+    for part in (wins[0::2], wins[1::2]):
+        n = len(part)
+        mean = sum(part) / n
+        sd = math.sqrt(sum((w - mean) ** 2 for w in part) / max(n - 1, 1))
+        half = 1.96 * sd / math.sqrt(n)
+        out.append((mean, max(0.0, mean - half), min(1.0, mean + half)))
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("game")
