@@ -13,10 +13,11 @@ does not move them:
 
 1. Calibration (in this process): CPU seconds per searched decision (thread CPU time inside the
    agent's own choices, over its decisions with more than one legal action, both measured by
-   the engine) of each agent against greedy on the same `--calibration` games (the agent in
-   the start seat). With `--ms`, the yardstick's
-   iterations are first scaled to cost MS milliseconds per decision. The new agent's budget
-   M = its iterations x (yardstick cost / its cost), corrected once, and measured again at M.
+   the engine). With `--ms`, the yardstick's iterations are first scaled to cost about MS
+   milliseconds per decision against greedy. Then the two agents play `--calibration` paired
+   games against each other (the positions the match will meet: a search's cost per decision
+   depends on them) and the new agent's iterations are scaled by the ratio of their costs,
+   twice, and measured once more.
 2. The match: `--games` paired 2-player games of the new agent at M iterations against the
    yardstick on `--workers` processes; prints the new agent's win share with a 95% interval
    over deals.
@@ -90,13 +91,36 @@ def scale_to(
     return spec, cost
 
 
+def head_to_head(
+    game: str, new: str, old: str, games: int, seed: int, variant: dict | None = None
+) -> tuple[float, float]:
+    """CPU seconds per searched decision of `new` and of `old` in `games` (rounded up to even)
+    paired games against each other: the positions the match itself will search."""
+    import rust_core
+
+    spec = rust_core.BatchSpec(game, variant or {}, [new, old], seed, pair_seats=True)
+    _, clocks = spec.simulate_timed(0, games + games % 2)
+    return clocks[0].ms_per_searched / 1000, clocks[1].ms_per_searched / 1000
+
+
 def calibrate(
     game: str, old: str, params: str, games: int, seed: int, name: str = "mcts", variant: dict | None = None
 ) -> tuple[int, float, float]:
-    """Iterations of agent `name` with `params` costing what `old` costs: (M, old s, new s at M)."""
-    old_s = per_decision(game, old, games, seed, variant)
-    new, new_s = scale_to(game, mcts_spec(iters_of(old), params, name), old_s, games, seed, variant)
-    return iters_of(new), old_s, new_s
+    """Iterations M of agent `name` with `params` costing what `old` costs when the two play each
+    other (a search's cost per decision depends on the positions it meets): from `old`'s
+    iterations, scaled twice by the measured ratio; (M, old s, new s) of the last measurement."""
+    iters = iters_of(old)
+    for step in range(3):
+        new = mcts_spec(iters, params, name)
+        new_s, old_s = head_to_head(game, new, old, games, seed, variant)
+        print(
+            f"  calibration: {new} {new_s * 1e3:.2f} ms against {old} {old_s * 1e3:.2f} ms",
+            file=sys.stderr,
+            flush=True,
+        )
+        if step < 2:
+            iters = max(1, round(iters * old_s / new_s))
+    return iters, old_s, new_s
 
 
 def result_name(game: str, old: str | None, params: str) -> str:
