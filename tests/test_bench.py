@@ -55,7 +55,17 @@ TINY: dict[str, tuple[dict[str, str], list[str]]] = {
     "calibrate_trend.py": ({}, ["--reps", "2"]),
     "switch_screen.py": ({"GAME": "taluva"}, ["--deals", "2", "--players", "2"]),
     "fairest_coin.py": ({}, ["--reps", "1", "--games", "20", "--max-games", "40", "--optuna-reps", "1"]),
+    "seat_strength.py": ({"A": "random", "B": "greedy"}, ["--boot", "5"]),
 }
+
+
+def tiny_run(run_dir: Path) -> Path:
+    """A paired 2-player coin run with each agent's self-play and their match (for RUN)."""
+    from helpers_runs import write_run
+
+    line_ups = {"r": ["random", "random"], "g": ["greedy", "greedy"], "rg": ["random", "greedy"]}
+    cells = [{"id": k, "agents": v, "games": 20} for k, v in line_ups.items()]
+    return write_run(run_dir, name="tiny", game="coin", cells=cells, pair_seats=True)
 
 
 def readme_commands() -> list[list[str]]:
@@ -84,6 +94,8 @@ def test_bench_command_runs(command: list[str], tmp_path: Path):
     script = Path(command[1]).name
     assert script in TINY, f"{script}: give it tiny sizes in TINY"
     values, tiny = TINY[script]
+    if "RUN" in command:
+        values = {**values, "RUN": str(tiny_run(tmp_path / "run"))}
     args = [values.get(a, a) for a in command[2:]]
     env = {**os.environ, "BALANCELAB_BENCH_RESULTS": str(tmp_path), "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER": "0"}
     if "--confirm" in args:  # confirmation reads the screening's file
@@ -100,3 +112,26 @@ def test_bench_command_runs(command: list[str], tmp_path: Path):
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert list(tmp_path.glob("*.json")), f"{script} wrote no result"
     assert "Traceback" not in proc.stderr
+
+
+def test_seat_strength_recovers_the_strengths_of_each_position() -> None:
+    sys.path.insert(0, str(ROOT / "bench"))
+    import polars as pl
+    from seat_strength import edges
+
+    def sig(x: float) -> float:
+        return 1 / (1 + 2.718281828459045 ** (-x))
+
+    s1_a, s0_b, s1_b = 0.3, 0.5, 1.2  # A's strength at position 0 is the reference, 0
+
+    def games(*rows: tuple[str, float]) -> pl.DataFrame:
+        return pl.DataFrame({"deal_index": list(range(len(rows))), "agent": [a for a, _ in rows],
+                             "win": [w for _, w in rows]})  # fmt: skip
+
+    a_self = games(("a", sig(-s1_a)))
+    b_self = games(("b", sig(s0_b - s1_b)))
+    match = games(("b", sig(s0_b - s1_a)), ("a", sig(-s1_b)))
+    got = edges(a_self, b_self, match, "b")
+    assert got == pytest.approx([s0_b, s1_b - s1_a, s1_b - s1_a - s0_b, 0.0], abs=1e-9)
+    b_self = games(("b", sig(s0_b - s1_b + 0.25)))  # B's self-play off the model by 0.25
+    assert edges(a_self, b_self, match, "b")[3] == pytest.approx(0.25, abs=1e-9)
