@@ -13,7 +13,9 @@
    one the reports use; deal-clustered intervals), Elo relative to greedy with 95% intervals.
 
 Writes bench/results/elo-per-cpu-<GAME>.json (agents, versions, the learned evaluation's hash,
-CPU ms per decision, Elo with interval, every match's win share) and elo-per-cpu-<GAME>.png (Elo
+CPU ms per searched decision as measured in the matches (`ms_per_decision`, over all of an
+agent's matches) and by the calibration (`calibrated_ms`), Elo with interval, every match's win
+share) and elo-per-cpu-<GAME>.png (Elo
 against CPU ms per decision, log scale, a line per search).
 """
 
@@ -30,7 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from common import RESULTS, write  # noqa: E402
 from equal_time import per_decision, scale_to  # noqa: E402
-from mcts_strength import interval, match  # noqa: E402
+from mcts_strength import interval, summed, timed_match  # noqa: E402
 
 
 def calibrated(game: str, name: str, budgets: list[float], games: int, seed: int) -> list[tuple[str, float]]:
@@ -84,7 +86,7 @@ def figure(path: Path, game: str, agents: list[dict[str, Any]], new: str, evalua
         pts = [a for a in agents if a["family"] == family]
         xs, ys = [a["ms_per_decision"] for a in pts], [a["elo"] for a in pts]
         err = [[a["elo"] - a["lo"] for a in pts], [a["hi"] - a["elo"] for a in pts]]
-        label = {"greedy": "greedy", "mcts": f"mcts (version {pts[0]['version']})"}.get(family, family)
+        label = "greedy" if family == "greedy" else f"{family} (version {pts[0]['version']})"
         ax.errorbar(xs, ys, yerr=err, marker="o", capsize=3, color=colour, label=label)
     ax.set_xscale("log")
     ax.set_xlabel("CPU ms per searched decision (log scale)")
@@ -117,17 +119,21 @@ def main() -> None:
     family = {"greedy": "greedy", **{s: "mcts" for s, _ in old}, **{s: args.new for s, _ in new}}
     units: list[dict[str, Any]] = []
     matches = []
+    spent: dict[str, list[Any]] = {s: [] for s in cost}  # each agent's clock in each of its matches
     with ProcessPoolExecutor(args.workers) as pool:
         for a, b in pairings("greedy", [s for s, _ in old], [s for s, _ in new]):
-            wins = match(pool, args.game, [a, b], args.games, args.seed)
+            wins, clocks = timed_match(pool, args.game, [a, b], args.games, args.seed)
             share, lo, hi = interval(wins)
             print(f"{args.game}: {a} vs {b}: {share:.3f} [{lo:.3f}, {hi:.3f}]", file=sys.stderr, flush=True)
             matches.append({"a": a, "b": b, "games": len(wins), "share_a": round(share, 4), "ci95": [lo, hi]})
             units += deal_units(a, b, wins)
+            spent[a].append([clocks[0]])
+            spent[b].append([clocks[1]])
     elo = ratings(units)
     agents = [
         {"spec": s, "family": family[s], "version": rust_core.agent_version(s),
-         "ms_per_decision": round(cost[s] * 1000, 3), **elo[s]}
+         "ms_per_decision": round(summed(spent[s])[0].ms_per_searched, 3),
+         "calibrated_ms": round(cost[s] * 1000, 3), **elo[s]}
         for s in cost
     ]  # fmt: skip
     figures = {
