@@ -11,7 +11,7 @@ Costs are **CPU seconds** of each agent's own choices (the engine reads its thre
 around every choice: `BatchSpec.simulate_timed`), not wall time, so other load on the machine
 does not move them:
 
-1. Calibration (in this process): CPU seconds per searched decision (thread CPU time inside the
+1. Calibration: CPU seconds per searched decision (thread CPU time inside the
    agent's own choices, over its decisions with more than one legal action, both measured by
    the engine). With `--ms`, the yardstick's iterations are first scaled to cost about MS
    milliseconds per decision against greedy. Then the two agents play `--calibration` paired
@@ -92,19 +92,24 @@ def scale_to(
 
 
 def head_to_head(
-    game: str, new: str, old: str, games: int, seed: int, variant: dict | None = None
+    pool: ProcessPoolExecutor, game: str, new: str, old: str, games: int, seed: int, variant: dict | None
 ) -> tuple[float, float]:
     """CPU seconds per searched decision of `new` and of `old` in `games` (rounded up to even)
-    paired games against each other: the positions the match itself will search."""
-    import rust_core
-
-    spec = rust_core.BatchSpec(game, variant or {}, [new, old], seed, pair_seats=True)
-    _, clocks = spec.simulate_timed(0, games + games % 2)
+    paired games against each other, a deal per task on `pool`: the positions the match itself
+    will search."""
+    _, clocks = timed_match(pool, game, [new, old], games + games % 2, seed, variant=variant, chunk=2)
     return clocks[0].ms_per_searched / 1000, clocks[1].ms_per_searched / 1000
 
 
 def calibrate(
-    game: str, old: str, params: str, games: int, seed: int, name: str = "mcts", variant: dict | None = None
+    pool: ProcessPoolExecutor,
+    game: str,
+    old: str,
+    params: str,
+    games: int,
+    seed: int,
+    name: str = "mcts",
+    variant: dict | None = None,
 ) -> tuple[int, float, float]:
     """Iterations M of agent `name` with `params` costing what `old` costs when the two play each
     other (a search's cost per decision depends on the positions it meets): from `old`'s
@@ -112,7 +117,7 @@ def calibrate(
     iters = iters_of(old)
     for step in range(3):
         new = mcts_spec(iters, params, name)
-        new_s, old_s = head_to_head(game, new, old, games, seed, variant)
+        new_s, old_s = head_to_head(pool, game, new, old, games, seed, variant)
         print(
             f"  calibration: {new} {new_s * 1e3:.2f} ms against {old} {old_s * 1e3:.2f} ms",
             file=sys.stderr,
@@ -150,11 +155,11 @@ def main() -> None:
     old = args.old or f"mcts1:iters={args.old_iters}"
     if args.ms is not None:
         old, _ = scale_to(args.game, old, args.ms / 1000, args.calibration, args.seed + 1, variant)
-    iters, old_s, new_s = calibrate(
-        args.game, old, args.params, args.calibration, args.seed + 1, args.new, variant
-    )
-    new = mcts_spec(iters, args.params, args.new)
     with ProcessPoolExecutor(args.workers) as pool:
+        iters, old_s, new_s = calibrate(
+            pool, args.game, old, args.params, args.calibration, args.seed + 1, args.new, variant
+        )
+        new = mcts_spec(iters, args.params, args.new)
         wins, clocks = timed_match(pool, args.game, [new, old], args.games, args.seed, variant=variant)
     share, lo, hi = interval(wins)
     in_match = [round(c.ms_per_searched, 2) for c in clocks]

@@ -70,9 +70,10 @@ def timed_match(
     seed: int,
     start: int = 0,
     variant: dict | None = None,
+    chunk: int = 10,
 ) -> tuple[list[float], list[Any]]:
-    """:func:`match`'s win shares and what each agent spent in those games (``AgentClock``s)."""
-    chunk = 10
+    """:func:`match`'s win shares and what each agent spent in those games (``AgentClock``s), in
+    chunks of `chunk` games."""
     sizes = [(start + s, min(chunk, games - s)) for s in range(0, games, chunk)]
     jobs = [pool.submit(play, game, variant or {}, agents, seed, s, n) for s, n in sizes]
     wins: list[float] = []

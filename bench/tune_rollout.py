@@ -54,7 +54,7 @@ def tune(pool: ProcessPoolExecutor, game: str, args: argparse.Namespace) -> dict
     base = mcts_spec(args.iters, settings(game))
     rows = {}
     for rollout in [r for r in ROLLOUTS if f"rollout={r}" not in base]:
-        iters, base_s, new_s = calibrate(game, base, settings(game, rollout), 6, args.seed + 1)
+        iters, base_s, new_s = calibrate(pool, game, base, settings(game, rollout), 6, args.seed + 1)
         wins = match(pool, game, [mcts_spec(iters, settings(game, rollout)), base], args.games, args.seed)
         share, lo, hi = interval(wins)
         rows[rollout] = {
