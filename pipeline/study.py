@@ -230,18 +230,10 @@ def parse_study(
     except study_file.StudyShapeError as exc:
         raise StudyError(source, exc.field, exc.message) from None
     fail = _fail(source)
-    allowed_games = rust_core.games()
-    if raw.game not in allowed_games:
-        raise fail("game", f"unknown game {raw.game!r}; allowed: {', '.join(allowed_games)}")
-    if len(raw.description) > MAX_DESCRIPTION or "\n" in raw.description:
-        raise fail("description", f"must be one line of at most {MAX_DESCRIPTION} characters")
-    if games_per_cell is not None and not 1 <= games_per_cell <= MAX_GAMES:
-        raise StudyError(source, "--games", f"must be an integer 1..{MAX_GAMES}, got {games_per_cell}")
+    _check_header(raw, source, games_per_cell)
     default_games = raw.games_per_cell if games_per_cell is None else games_per_cell
     base = Path.cwd() if base_dir is None else base_dir
     grid = raw.grid
-    if len(set(grid.players)) != len(grid.players):
-        raise fail("grid.players", f"repeated player count in {grid.players}")
     options = _Options(raw.game, source, base)
     common = options.table(raw.variant, "variant")
     if overrides:
@@ -271,6 +263,21 @@ def parse_study(
         _files(options.paths, cells), raw.practical_threshold, [spec for spec, _ in ladder],
         record_positions=raw.record_positions,
     )  # fmt: skip
+
+
+def _check_header(raw: study_file.StudyFile, source: str, games_per_cell: int | None) -> None:
+    """The checks that need the engine or span fields: the game, the description, ``--games``,
+    the player counts."""
+    fail = _fail(source)
+    allowed_games = rust_core.games()
+    if raw.game not in allowed_games:
+        raise fail("game", f"unknown game {raw.game!r}; allowed: {', '.join(allowed_games)}")
+    if len(raw.description) > MAX_DESCRIPTION or "\n" in raw.description:
+        raise fail("description", f"must be one line of at most {MAX_DESCRIPTION} characters")
+    if games_per_cell is not None and not 1 <= games_per_cell <= MAX_GAMES:
+        raise StudyError(source, "--games", f"must be an integer 1..{MAX_GAMES}, got {games_per_cell}")
+    if len(set(raw.grid.players)) != len(raw.grid.players):
+        raise fail("grid.players", f"repeated player count in {raw.grid.players}")
 
 
 def _files(paths: frozenset[str], cells: list[Cell]) -> dict[str, str]:
