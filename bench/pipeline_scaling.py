@@ -24,6 +24,7 @@ import tempfile
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -111,6 +112,82 @@ def run_pipeline(games: int, workers: int, out: Path, study_path: Path) -> dict:
     }
 
 
+def figures(
+    res: dict[str, Any],
+    workers: int,
+    single: float,
+    single_before_after: list[float],
+    load_before: list[float],
+    files: int,
+    data_bytes: int,
+) -> dict[str, Any]:
+    """The result record of one pipeline run `res` against the single-core rate `single`."""
+    man = res["manifest"]
+    rate_playing = man["games_done"] / man["compute_seconds"]
+    rate_e2e = man["games_done"] / res["wall_s"]
+    result = {
+        "bench": "pipeline",
+        "games": man["games_done"],
+        "workers": workers,
+        "single_core_games_per_s": round(single, 1),
+        "single_core_before_after": [round(x, 1) for x in single_before_after],
+        "pipeline_games_per_s": round(rate_playing, 1),
+        "efficiency": round(rate_playing / (workers * single), 3),
+        "end_to_end_games_per_s": round(rate_e2e, 1),
+        "end_to_end_efficiency": round(rate_e2e / (workers * single), 3),
+        # decomposition: efficiency ~= worker_speed_ratio * busy_fraction
+        "worker_games_per_s": round(man["games_done"] / man["task_seconds"], 1),
+        "worker_speed_ratio": round(man["games_done"] / man["task_seconds"] / single, 3),
+        "busy_fraction": round(man["task_seconds"] / (man["compute_seconds"] * workers), 3),
+        # CPU the workers got while playing: below 1 when other processes shared the cores
+        "worker_cpu_share": round(man["task_cpu_seconds"] / man["task_seconds"], 3),
+        "worker_games_per_cpu_s": round(man["games_done"] / man["task_cpu_seconds"], 1),
+        # what the efficiency would be had the workers had their cores to themselves (an estimate:
+        # busy fraction x per-CPU-second speed of a worker relative to the single-core rate)
+        "efficiency_estimate_cores_free": round(
+            man["task_seconds"]
+            / (man["compute_seconds"] * workers)
+            * man["games_done"]
+            / man["task_cpu_seconds"]
+            / single,
+            3,
+        ),
+        "driver_write_s": man["write_seconds"],
+        "batches": man["batches"],
+        "load_average_before_after": [load_before, list(os.getloadavg())],
+        "wall_s": round(res["wall_s"], 2),
+        "compute_s": man["compute_seconds"],
+        "peak_rss_driver_mb": round(res["peak_rss_driver"] / 2**20, 1),
+        "peak_rss_all_processes_mb": round(res["peak_rss_tree"] / 2**20, 1),
+        "parquet_files": files,
+        "parquet_mb": round(data_bytes / 2**20, 2),
+        "host": platform.node(),
+        "cpus": os.cpu_count(),
+        "versions": man["versions"],
+        "when": man["finished"],
+    }
+    return result
+
+
+def show(result: dict[str, Any]) -> None:
+    """Prints the result's two summary lines."""
+    print(
+        f"pipeline: {result['games']:,} games, {result['pipeline_games_per_s']:,.0f} games/s while playing "
+        f"({result['end_to_end_games_per_s']:,.0f} end to end incl. Ray start, {result['wall_s']} s); "
+        f"single core {result['single_core_games_per_s']:,.0f} games/s; "
+        f"efficiency {result['efficiency']:.3f} "
+        f"(end to end {result['end_to_end_efficiency']:.3f}); peak RSS driver "
+        f"{result['peak_rss_driver_mb']} MB, all processes {result['peak_rss_all_processes_mb']} MB"
+    )
+    print(
+        f"  one worker plays at {result['worker_speed_ratio']:.3f} x the single-core rate; workers busy "
+        f"{result['busy_fraction']:.3f} of the time and got {result['worker_cpu_share']:.3f} of a core "
+        f"({result['worker_games_per_cpu_s']:,.0f} games per CPU second; efficiency had the cores been free "
+        f"~{result['efficiency_estimate_cores_free']:.3f}); load average before/after "
+        f"{result['load_average_before_after']} (other processes on the machine lower the figures)"
+    )
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -135,65 +212,8 @@ def main() -> int:
         files = len(batch_files)
     single_after = single_core_rate(args.calibrate_games)
     single = max(single_before, single_after)
-    man = res["manifest"]
-    rate_playing = man["games_done"] / man["compute_seconds"]
-    rate_e2e = man["games_done"] / res["wall_s"]
-    result = {
-        "bench": "pipeline",
-        "games": man["games_done"],
-        "workers": args.workers,
-        "single_core_games_per_s": round(single, 1),
-        "single_core_before_after": [round(single_before, 1), round(single_after, 1)],
-        "pipeline_games_per_s": round(rate_playing, 1),
-        "efficiency": round(rate_playing / (args.workers * single), 3),
-        "end_to_end_games_per_s": round(rate_e2e, 1),
-        "end_to_end_efficiency": round(rate_e2e / (args.workers * single), 3),
-        # decomposition: efficiency ~= worker_speed_ratio * busy_fraction
-        "worker_games_per_s": round(man["games_done"] / man["task_seconds"], 1),
-        "worker_speed_ratio": round(man["games_done"] / man["task_seconds"] / single, 3),
-        "busy_fraction": round(man["task_seconds"] / (man["compute_seconds"] * args.workers), 3),
-        # CPU the workers got while playing: below 1 when other processes shared the cores
-        "worker_cpu_share": round(man["task_cpu_seconds"] / man["task_seconds"], 3),
-        "worker_games_per_cpu_s": round(man["games_done"] / man["task_cpu_seconds"], 1),
-        # what the efficiency would be had the workers had their cores to themselves (an estimate:
-        # busy fraction x per-CPU-second speed of a worker relative to the single-core rate)
-        "efficiency_estimate_cores_free": round(
-            man["task_seconds"]
-            / (man["compute_seconds"] * args.workers)
-            * man["games_done"]
-            / man["task_cpu_seconds"]
-            / single,
-            3,
-        ),
-        "driver_write_s": man["write_seconds"],
-        "batches": man["batches"],
-        "load_average_before_after": [load_before, list(os.getloadavg())],
-        "wall_s": round(res["wall_s"], 2),
-        "compute_s": man["compute_seconds"],
-        "peak_rss_driver_mb": round(res["peak_rss_driver"] / 2**20, 1),
-        "peak_rss_all_processes_mb": round(res["peak_rss_tree"] / 2**20, 1),
-        "parquet_files": files,
-        "parquet_mb": round(data_bytes / 2**20, 2),
-        "host": platform.node(),
-        "cpus": os.cpu_count(),
-        "versions": man["versions"],
-        "when": man["finished"],
-    }
-    print(
-        f"pipeline: {result['games']:,} games, {result['pipeline_games_per_s']:,.0f} games/s while playing "
-        f"({result['end_to_end_games_per_s']:,.0f} end to end incl. Ray start, {result['wall_s']} s); "
-        f"single core {result['single_core_games_per_s']:,.0f} games/s; "
-        f"efficiency {result['efficiency']:.3f} "
-        f"(end to end {result['end_to_end_efficiency']:.3f}); peak RSS driver "
-        f"{result['peak_rss_driver_mb']} MB, all processes {result['peak_rss_all_processes_mb']} MB"
-    )
-    print(
-        f"  one worker plays at {result['worker_speed_ratio']:.3f} x the single-core rate; workers busy "
-        f"{result['busy_fraction']:.3f} of the time and got {result['worker_cpu_share']:.3f} of a core "
-        f"({result['worker_games_per_cpu_s']:,.0f} games per CPU second; efficiency had the cores been free "
-        f"~{result['efficiency_estimate_cores_free']:.3f}); load average before/after "
-        f"{result['load_average_before_after']} (other processes on the machine lower the figures)"
-    )
+    result = figures(res, args.workers, single, [single_before, single_after], load_before, files, data_bytes)
+    show(result)
     RESULTS.mkdir(parents=True, exist_ok=True)
     name = "pipeline-million.json" if args.million else "pipeline.json"
     tmp_path = RESULTS / (name + ".tmp")
