@@ -85,27 +85,24 @@ def timed_match(
     return wins, summed(clocks)
 
 
-def interval(wins: list[float]) -> tuple[float, float, float]:
-    """Mean win share with a 95% normal interval over deals (pairs of consecutive games)."""
-    deals = [(wins[i] + wins[i + 1]) / 2 for i in range(0, len(wins) - 1, 2)]
-    n = len(deals)
-    mean = sum(deals) / n
-    sd = math.sqrt(sum((d - mean) ** 2 for d in deals) / max(n - 1, 1))
+def mean_ci(values: list[float]) -> tuple[float, float, float]:
+    """Mean of `values` with a 95% normal interval (clipped to [0, 1])."""
+    n = len(values)
+    mean = sum(values) / n
+    sd = math.sqrt(sum((v - mean) ** 2 for v in values) / max(n - 1, 1))
     half = 1.96 * sd / math.sqrt(n)
     return mean, max(0.0, mean - half), min(1.0, mean + half)
+
+
+def interval(wins: list[float]) -> tuple[float, float, float]:
+    """Mean win share with a 95% normal interval over deals (pairs of consecutive games)."""
+    return mean_ci([(wins[i] + wins[i + 1]) / 2 for i in range(0, len(wins) - 1, 2)])
 
 
 def by_position(wins: list[float]) -> list[tuple[float, float, float]]:
     """Win share of agents[0] at dealt position 0 and at position 1 (paired games alternate
     them), each with a 95% normal interval over its games."""
-    out = []
-    for part in (wins[0::2], wins[1::2]):
-        n = len(part)
-        mean = sum(part) / n
-        sd = math.sqrt(sum((w - mean) ** 2 for w in part) / max(n - 1, 1))
-        half = 1.96 * sd / math.sqrt(n)
-        out.append((mean, max(0.0, mean - half), min(1.0, mean + half)))
-    return out
+    return [mean_ci(wins[0::2]), mean_ci(wins[1::2])]
 
 
 def main() -> None:
