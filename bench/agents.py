@@ -22,6 +22,7 @@ import argparse
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -78,6 +79,55 @@ def per_game(iters: int, games: int) -> dict[str, dict[str, float]]:
     return rates
 
 
+def mcts_rate(spec: str, games: int, iters: int, game: str = "alhambra") -> tuple[float, int, float]:
+    """Iterations per second of ``spec`` (``iters`` per searched decision) against greedy."""
+    agents = [spec, "greedy"]
+    t0 = time.perf_counter()
+    rust_core.simulate(game, {}, agents, seed=2, start=0, count=games)
+    seconds = time.perf_counter() - t0
+    decisions = searched_decisions(game, agents, 2, games, 0)
+    return decisions * iters / seconds, decisions, seconds
+
+
+def search_rates(games: int, iters: int) -> dict[str, Any]:
+    """The search's speed: random rollouts (the issue's figure), default settings, Hiroba, and
+    large move lists; printed and returned as figures."""
+    # The issue's figure: random rollouts played to the end of the game (depth=0).
+    spec = f"mcts:iters={iters},rollout=random,depth=0"
+    iters_per_s, decisions, seconds = mcts_rate(spec, games, iters)
+    print(
+        f"mcts (random rollouts)     {iters_per_s:10,.0f} iterations/s (target >= 20,000; "
+        f"{decisions} decisions, {seconds:.1f} s)"
+    )
+    # For information: the default settings (greedy rollouts cut after 10 moves).
+    default_spec = f"mcts:iters={iters}"
+    default_rate, decisions, seconds = mcts_rate(default_spec, games, iters)
+    print(
+        f"mcts (default settings)    {default_rate:10,.0f} iterations/s "
+        f"({decisions} decisions, {seconds:.1f} s)"
+    )
+    hiroba_rate, decisions, seconds = mcts_rate(default_spec, games, iters, "hiroba")
+    print(
+        f"mcts hiroba (default)      {hiroba_rate:10,.0f} iterations/s "
+        f"({decisions} decisions, {seconds:.1f} s)"
+    )
+    wide, narrow = large_move_lists(iters)
+    print(
+        f"mcts at 2,000 legal moves  {wide:10,.0f} iterations/s; at 20: {narrow:,.0f}; "
+        f"ratio {wide / narrow:.2f} (target >= 0.5)"
+    )
+    return {
+        "mcts_iters_per_s": round(iters_per_s),
+        "mcts_spec": spec,
+        "mcts_default_iters_per_s": round(default_rate),
+        "mcts_default_spec": default_spec,
+        "mcts_hiroba_default_iters_per_s": round(hiroba_rate),
+        "mcts_2000_moves_iters_per_s": round(wide),
+        "mcts_20_moves_iters_per_s": round(narrow),
+        "large_move_ratio": round(wide / narrow, 3),
+    }
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--games", type=int, default=4_000, help="greedy self-play games per run (default 4000)")
@@ -93,50 +143,13 @@ def main() -> None:
 
     greedy_rate = best_rate(greedy, 3)
     print(f"greedy self-play           {greedy_rate:10,.0f} games/s (target >= 2,000)")
-
-    def mcts_rate(spec: str, game: str = "alhambra") -> tuple[float, int, float]:
-        agents = [spec, "greedy"]
-        t0 = time.perf_counter()
-        rust_core.simulate(game, {}, agents, seed=2, start=0, count=args.mcts_games)
-        seconds = time.perf_counter() - t0
-        decisions = searched_decisions(game, agents, 2, args.mcts_games, 0)
-        return decisions * args.iters / seconds, decisions, seconds
-
-    # The issue's figure: random rollouts played to the end of the game (depth=0).
-    spec = f"mcts:iters={args.iters},rollout=random,depth=0"
-    iters_per_s, decisions, seconds = mcts_rate(spec)
-    print(
-        f"mcts (random rollouts)     {iters_per_s:10,.0f} iterations/s (target >= 20,000; "
-        f"{decisions} decisions, {seconds:.1f} s)"
-    )
-    # For information: the default settings (greedy rollouts cut after 10 moves).
-    default_spec = f"mcts:iters={args.iters}"
-    default_rate, decisions, seconds = mcts_rate(default_spec)
-    print(
-        f"mcts (default settings)    {default_rate:10,.0f} iterations/s "
-        f"({decisions} decisions, {seconds:.1f} s)"
-    )
-    hiroba_rate, decisions, seconds = mcts_rate(default_spec, "hiroba")
-    print(f"mcts hiroba (default)      {hiroba_rate:10,.0f} iterations/s ", end="")
-    print(f"({decisions} decisions, {seconds:.1f} s)")
-    wide, narrow = large_move_lists(args.iters)
-    print(
-        f"mcts at 2,000 legal moves  {wide:10,.0f} iterations/s; at 20: {narrow:,.0f}; "
-        f"ratio {wide / narrow:.2f} (target >= 0.5)"
-    )
+    searches = search_rates(args.mcts_games, args.iters)
     print(f"per game, {args.per_game_iters} iterations, default settings (before: mcts1; after: mcts):")
     by_game = per_game(args.per_game_iters, args.per_game_games)
     figures = {
         "per_game_iters_per_s": {g: {k: round(v) for k, v in r.items()} for g, r in by_game.items()},
         "greedy_games_per_s": round(greedy_rate),
-        "mcts_iters_per_s": round(iters_per_s),
-        "mcts_spec": spec,
-        "mcts_default_iters_per_s": round(default_rate),
-        "mcts_default_spec": default_spec,
-        "mcts_hiroba_default_iters_per_s": round(hiroba_rate),
-        "mcts_2000_moves_iters_per_s": round(wide),
-        "mcts_20_moves_iters_per_s": round(narrow),
-        "large_move_ratio": round(wide / narrow, 3),
+        **searches,
     }
     print(f"wrote {write('agents', figures)}")
 

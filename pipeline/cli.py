@@ -136,6 +136,19 @@ def _add_run(sub: Any) -> None:
         "relative file paths, e.g. tiles=my_tiles.txt, from the current directory); an option the "
         "grid sets per cell is refused",
     )
+    _add_cluster_options(run)
+    _add_precision_options(run)
+    run.add_argument("--no-progress", action="store_true", help="no progress bar")
+    run.add_argument("--no-report", action="store_true", help="do not write the report at the end")
+    run.add_argument(
+        "--report-dir", type=Path, metavar="DIR", help="write the report here (default: OUT/report)"
+    )
+    run.add_argument("--quiet", action="store_true", help="print only errors (implies --no-progress)")
+    run.set_defaults(func=cmd_run)
+
+
+def _add_cluster_options(run: Any) -> None:
+    """``balancelab run``: where the games are played and how they are cut into tasks."""
     run.add_argument(
         "--address",
         help="Ray cluster to join, HOST:PORT of the head (default: $RAY_ADDRESS, else start a local Ray); "
@@ -155,6 +168,10 @@ def _add_run(sub: Any) -> None:
         help="fixed games per batch (default: sized so a task takes about --task-seconds)",
     )
     run.add_argument("--task-seconds", type=float, default=2.0, help="target seconds per task (default: 2)")
+
+
+def _add_precision_options(run: Any) -> None:
+    """``balancelab run``: adaptive sizing (play until the verdicts are settled)."""
     run.add_argument(
         "--precision",
         type=_fraction,
@@ -173,13 +190,6 @@ def _add_run(sub: Any) -> None:
         "(default: 1); rounds go to the rungs that settle the start-player verdicts, and stop once every "
         "verdict is converged or still moving",
     )
-    run.add_argument("--no-progress", action="store_true", help="no progress bar")
-    run.add_argument("--no-report", action="store_true", help="do not write the report at the end")
-    run.add_argument(
-        "--report-dir", type=Path, metavar="DIR", help="write the report here (default: OUT/report)"
-    )
-    run.add_argument("--quiet", action="store_true", help="print only errors (implies --no-progress)")
-    run.set_defaults(func=cmd_run)
 
 
 def _add_studies(sub: Any) -> None:
