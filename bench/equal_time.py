@@ -177,6 +177,8 @@ def main() -> None:
         "mcts_version": rust_core.agent_version("mcts"),
         "agent_versions": {spec: rust_core.agent_version(spec) for spec in (new, old)},
         "variant": variant,
+        "seed": args.seed,
+        "calibration_games": args.calibration,
         "eval_hash": rust_core.eval_hash(args.game),
         "cost": "thread CPU seconds inside the agent's choices per searched decision",
         "new_ms_per_decision": round(new_s * 1000, 2),
