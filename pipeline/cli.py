@@ -138,13 +138,18 @@ def _add_run(sub: Any) -> None:
     )
     _add_cluster_options(run)
     _add_precision_options(run)
-    run.add_argument("--no-progress", action="store_true", help="no progress bar")
-    run.add_argument("--no-report", action="store_true", help="do not write the report at the end")
-    run.add_argument(
+    _add_output_options(run, quiet="print only errors (implies --no-progress)")
+    run.set_defaults(func=cmd_run)
+
+
+def _add_output_options(parser: Any, quiet: str) -> None:
+    """What a command prints and whether it writes its report (``run`` and ``fairest``)."""
+    parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+    parser.add_argument("--no-report", action="store_true", help="do not write the report at the end")
+    parser.add_argument(
         "--report-dir", type=Path, metavar="DIR", help="write the report here (default: OUT/report)"
     )
-    run.add_argument("--quiet", action="store_true", help="print only errors (implies --no-progress)")
-    run.set_defaults(func=cmd_run)
+    parser.add_argument("--quiet", action="store_true", help=quiet)
 
 
 def _add_cluster_options(run: Any) -> None:
@@ -302,12 +307,7 @@ def _add_fairest(sub: Any) -> None:
     )
     fairest.add_argument("--workers", type=_positive, help="parallel tasks (default: all local CPUs)")
     fairest.add_argument("--address", help="Ray cluster to join, HOST:PORT (default: start a local Ray)")
-    fairest.add_argument("--no-progress", action="store_true", help="no progress bar")
-    fairest.add_argument("--no-report", action="store_true", help="do not write the report at the end")
-    fairest.add_argument(
-        "--report-dir", type=Path, metavar="DIR", help="write the report here (default: OUT/report)"
-    )
-    fairest.add_argument("--quiet", action="store_true", help="print only errors and the result line")
+    _add_output_options(fairest, quiet="print only errors and the result line")
     fairest.set_defaults(func=cmd_fairest)
 
 
