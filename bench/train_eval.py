@@ -1,20 +1,28 @@
 """Fits a game's learned evaluation from recorded positions and writes its weights file.
 
     python bench/train_eval.py GAME [--agent SPEC] [--games 2000] [--workers 2] [--seed 5]
-                               [--run DIR] [--variant JSON] [--dry-run]
+                               [--label SPEC] [--run DIR | --load FILE] [--save FILE]
+                               [--variant JSON] [--dry-run]
 
 Data: with ``--run DIR``, the positions table of a run directory (a study with
 ``record_positions = true``); otherwise ``--games`` 2-player self-play games of ``--agent``
 (seats paired) played here with ``rust_core`` (one sampled position per player per game, as a
-study records them). Deals are split into a training set and a held-out quarter (every fourth
-deal). Fit: scikit-learn's ``LogisticRegression`` (standardised features, folded back into
-the raw coefficients) and, for comparison, ``HistGradientBoostingClassifier``; a tie for first
-(win share ``w``) counts as a win with weight ``w`` and a loss with weight ``1 - w``. Prints the
-held-out log-loss and accuracy of both and of the game's hand-written ``win_estimate`` (where
-it has one), the seconds per 10,000 single-position predictions of each model, and the time
-taken. The logistic model is written to ``rust_core/src/games/GAME/GAME_eval_weights.txt`` (unless
-``--dry-run``): a dot product per player, the cheapest evaluation the search can call; rebuild
-``rust_core`` to compile it in. Writes bench/results/train-eval-GAME.json.
+study records them). With ``--label SPEC`` each position is also searched afresh by that agent
+(e.g. ``mcts:iters=2000``: one search per position), and the fit's target is the search's
+estimated win share (the ``value`` column) instead of the game's outcome: far less noisy, and
+what a stronger player makes of the position rather than how greedy self-play ended it.
+``--save`` keeps the positions (with their source) in a Parquet file, ``--load`` fits from one.
+
+Deals are split into a training set and a held-out quarter (every fourth deal). Fit:
+scikit-learn's ``LogisticRegression`` (standardised features, folded back into the raw
+coefficients) and, for comparison, ``HistGradientBoostingClassifier``; a target share ``t``
+counts as a win with weight ``t`` and a loss with weight ``1 - t``. Prints the held-out
+log-loss and accuracy against the games' outcomes of both models, of the game's hand-written
+``win_estimate`` (where it has one) and of the label search (with ``--label``), the seconds per
+10,000 single-position predictions of each model, and the time taken. The logistic model is
+written to ``rust_core/src/games/GAME/GAME_eval_weights.txt`` (unless ``--dry-run``): a dot
+product per player, the cheapest evaluation the search can call; rebuild ``rust_core`` to
+compile it in. Writes bench/results/train-eval-GAME.json.
 """
 
 from __future__ import annotations
@@ -37,22 +45,26 @@ from common import write  # noqa: E402
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def play_chunk(game: str, variant: dict, agent: str, seed: int, start: int, count: int) -> pl.DataFrame:
-    """Positions of self-play games ``start .. start + count`` of ``agent``."""
+def play_chunk(
+    game: str, variant: dict, agent: str, seed: int, start: int, count: int, label: str | None
+) -> pl.DataFrame:
+    """Positions of self-play games ``start .. start + count`` of ``agent`` (searched by ``label``)."""
     import pyarrow as pa
 
     import rust_core
 
     spec = rust_core.BatchSpec(game, variant, [agent, agent], seed, pair_seats=True)
-    _, positions = spec.simulate_positions(start, count)
+    _, positions = spec.simulate_positions(start, count, label)
     return pl.from_arrow(pa.Table.from_batches([positions]))  # type: ignore[return-value]
 
 
-def self_play(game: str, variant: dict, agent: str, games: int, seed: int, workers: int) -> pl.DataFrame:
+def self_play(
+    game: str, variant: dict, agent: str, games: int, seed: int, workers: int, label: str | None
+) -> pl.DataFrame:
     chunk = 20
     with ProcessPoolExecutor(workers) as pool:
         jobs = [
-            pool.submit(play_chunk, game, variant, agent, seed, s, min(chunk, games - s))
+            pool.submit(play_chunk, game, variant, agent, seed, s, min(chunk, games - s), label)
             for s in range(0, games, chunk)
         ]
         return pl.concat([j.result() for j in jobs])
@@ -65,6 +77,22 @@ def from_run(out: Path) -> pl.DataFrame:
     return pl.concat([pl.read_parquet(p) for p in positions_paths(out)])
 
 
+def save(frame: pl.DataFrame, source: str, path: Path) -> None:
+    """Writes the positions to Parquet file ``path`` with their ``source`` in its metadata."""
+    import pyarrow.parquet as pq
+
+    pq.write_table(frame.to_arrow().replace_schema_metadata({"source": source}), path)
+
+
+def load(path: Path) -> tuple[pl.DataFrame, str]:
+    """The positions and their source, as :func:`save` wrote them."""
+    import pyarrow.parquet as pq
+
+    table = pq.read_table(path)
+    source = (table.schema.metadata or {}).get(b"source", path.name.encode()).decode()
+    return pl.from_arrow(table), source  # type: ignore[return-value]
+
+
 @dataclass
 class Split:
     rows: np.ndarray  # one per position
@@ -73,21 +101,27 @@ class Split:
     w: np.ndarray
     win: np.ndarray
     estimate: np.ndarray
+    value: np.ndarray
 
 
-def split(frame: pl.DataFrame, names: list[str], holdout: bool) -> Split:
+def split(frame: pl.DataFrame, names: list[str], holdout: bool, target: str = "win") -> Split:
     """Training rows (``holdout`` False) or held-out rows: every fourth deal is held out. Each row
-    appears as a win with weight ``win`` and a loss with weight ``1 - win``."""
+    appears as a win with weight ``t`` and a loss with weight ``1 - t``, ``t`` its ``target``
+    column (``win``, the outcome, or ``value``, a label search's estimate: rows without one are
+    left out of the fit)."""
     deal = frame["game_index"].to_numpy() // 2
     part = frame.filter(pl.Series((deal % 4 == 0) == holdout))
     x = part.select([f"f_{n}" for n in names]).to_numpy().astype(np.float64)
     win = part["win"].to_numpy().astype(np.float64)
     est = part["estimate"].to_numpy().astype(np.float64)
-    xx = np.vstack([x, x])
-    yy = np.concatenate([np.ones(len(x)), np.zeros(len(x))])
-    ww = np.concatenate([win, 1.0 - win])
+    t = part[target].to_numpy().astype(np.float64)
+    labelled = ~np.isnan(t)
+    xx = np.vstack([x[labelled], x[labelled]])
+    yy = np.concatenate([np.ones(labelled.sum()), np.zeros(labelled.sum())])
+    ww = np.concatenate([t[labelled], 1.0 - t[labelled]])
     keep = ww > 0
-    return Split(x, xx[keep], yy[keep], ww[keep], win, est)
+    value = part["value"].to_numpy() if "value" in part.columns else np.full(len(x), np.nan)
+    return Split(x, xx[keep], yy[keep], ww[keep], win, est, value)
 
 
 def scores(p: np.ndarray, win: np.ndarray) -> dict[str, float]:
@@ -120,7 +154,7 @@ def fit(train: Split, test: Split) -> tuple[dict[str, dict[str, float]], tuple[f
     )
     coef = logit.coef_[0] / scaler.scale_
     intercept = float(logit.intercept_[0] - np.sum(logit.coef_[0] * scaler.mean_ / scaler.scale_))
-    hgb = HistGradientBoostingClassifier(max_iter=100, learning_rate=0.1).fit(
+    hgb = HistGradientBoostingClassifier(max_iter=100, learning_rate=0.1, random_state=0).fit(
         train.x, train.y, sample_weight=train.w
     )
     xt = test.rows
@@ -137,6 +171,9 @@ def fit(train: Split, test: Split) -> tuple[dict[str, dict[str, float]], tuple[f
     known = ~np.isnan(test.estimate)
     if known.any():
         results["win_estimate"] = scores(test.estimate[known], test.win[known])
+    if not np.isnan(test.value).all():
+        known = ~np.isnan(test.value)
+        results["label_search"] = scores(test.value[known], test.win[known])
     return results, (intercept, coef)
 
 
@@ -159,6 +196,14 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=5)
     ap.add_argument("--variant", default="{}", help="variant options as JSON (default: the official rules)")
     ap.add_argument("--run", type=Path, default=None, help="read the positions of this run directory instead")
+    ap.add_argument(
+        "--label",
+        default=None,
+        help="search each position afresh with this agent (e.g. mcts:iters=2000) and fit its estimated "
+        "win share instead of the game's outcome",
+    )
+    ap.add_argument("--save", type=Path, default=None, help="also write the positions to this Parquet file")
+    ap.add_argument("--load", type=Path, default=None, help="read the positions of this Parquet file instead")
     ap.add_argument("--dry-run", action="store_true", help="print the figures, write no weights file")
     args = ap.parse_args()
     import rust_core
@@ -168,11 +213,19 @@ def main() -> None:
     variant = json.loads(args.variant)
     if args.run is not None:
         frame, source = from_run(args.run), f"run {args.run}"
+    elif args.load is not None:
+        frame, source = load(args.load)
     else:
-        frame = self_play(args.game, variant, args.agent, args.games, args.seed, args.workers)
+        frame = self_play(args.game, variant, args.agent, args.games, args.seed, args.workers, args.label)
         source = f"{args.games} self-play games of {args.agent}, seed {args.seed}"
+        if args.label is not None:
+            source += f", each searched by {args.label} (target: its estimate)"
+    if args.save is not None:
+        save(frame, source, args.save)
+    labelled = "value" in frame.columns and bool(frame["value"].is_not_nan().any())
+    target = "value" if labelled else "win"
     t_data = time.perf_counter() - t0
-    results, (intercept, coef) = fit(split(frame, names, False), split(frame, names, True))
+    results, (intercept, coef) = fit(split(frame, names, False, target), split(frame, names, True))
     t_fit = time.perf_counter() - t0 - t_data
     rules = rust_core.rules_version(args.game)
     fitted = f"rules v{rules}, variant {json.dumps(variant)}, {frame.height} positions from {source}"

@@ -135,3 +135,22 @@ def test_seat_strength_recovers_the_strengths_of_each_position() -> None:
     assert got == pytest.approx([s0_b, s1_b - s1_a, s1_b - s1_a - s0_b, 0.0], abs=1e-9)
     b_self = games(("b", sig(s0_b - s1_b + 0.25)))  # B's self-play off the model by 0.25
     assert edges(a_self, b_self, match, "b")[3] == pytest.approx(0.25, abs=1e-9)
+
+
+def test_train_eval_fits_a_label_search_and_refits_from_the_saved_positions(tmp_path: Path) -> None:
+    env = {**os.environ, "BALANCELAB_BENCH_RESULTS": str(tmp_path)}
+    saved = tmp_path / "positions.parquet"
+    base = [sys.executable, "bench/train_eval.py", "taluva", "--dry-run", "--workers", "1"]
+    first = [*base, "--games", "12", "--agent", "greedy", "--label", "mcts:iters=10", "--save", str(saved)]
+    again = [*base, "--load", str(saved)]
+    outputs = [
+        subprocess.run(c, cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+        for c in (first, again)
+    ]
+    for proc in outputs:
+        assert proc.returncode == 0, proc.stderr[-2000:]
+        assert "each searched by mcts:iters=10 (target: its estimate)" in proc.stdout
+        assert "label_search" in proc.stdout
+    # The refit from the file is the same fit (the held-out figures, not the timings).
+    figures = [re.findall(r"(log_loss|accuracy) ([0-9.]+)", p.stdout) for p in outputs]
+    assert len(figures[0]) == 8 and figures[0] == figures[1]

@@ -80,3 +80,22 @@ def test_recording_positions_is_part_of_the_identity_only_when_set(tmp_path: Pat
     assert not (out / "positions").exists()
     with pytest.raises(rundir.IncompleteRun, match="record_positions"):
         rundir.positions_paths(out)
+
+
+def test_a_label_search_values_each_position_without_changing_the_games() -> None:
+    spec = rust_core.BatchSpec("taluva", {}, ["greedy", "greedy"], 7, pair_seats=True)
+    plain_games, plain = (pl.from_arrow(b) for b in spec.simulate_positions(0, 6))
+    games, labelled = (pl.from_arrow(b) for b in spec.simulate_positions(0, 6, "mcts:iters=20"))
+    assert games.equals(plain_games)
+    assert labelled.drop("value").equals(plain.drop("value"))
+    assert plain["value"].is_nan().all()
+    values = labelled["value"].filter(labelled["value"].is_not_nan())
+    assert values.len() > 0 and values.is_between(0, 1).all()
+    # Another split of the games labels every position the same.
+    _, head = spec.simulate_positions(0, 2, "mcts:iters=20")
+    _, tail = spec.simulate_positions(2, 4, "mcts:iters=20")
+    parts = pl.concat([pl.from_arrow(head), pl.from_arrow(tail)])  # type: ignore[list-item]
+    assert parts["value"].equals(labelled["value"])
+    # Another label agent, another value.
+    _, other = spec.simulate_positions(0, 6, "mcts:iters=200")
+    assert not pl.from_arrow(other)["value"].equals(labelled["value"])  # type: ignore[union-attr]

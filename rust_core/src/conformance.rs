@@ -59,15 +59,25 @@ fn features<G: Engine>(state: &G, player: usize) -> Vec<f32> {
     out
 }
 
-/// `simulate_positions` plays `simulate`'s games; its rows do not depend on the batch split.
+/// `simulate_positions` plays `simulate`'s games, labelled or not; its rows do not depend on
+/// the batch split, and a label search gives each a win share in [0, 1] (NaN only where the
+/// player had one legal action, which no test can tell from the row: at least one is labelled).
 fn positions_are_batch_independent<G: Engine>() {
     let files = Files::new();
     let agents: Vec<String> = (0..G::MIN_PLAYERS).map(|_| "greedy".to_string()).collect();
     let spec = crate::batch::BatchSpec::new(&json!({}), &files, &agents, 4, true);
-    let (games, whole) = batch::simulate_positions::<G>(&spec, 0, 6).expect("positions");
+    let label = Some("mcts:iters=30");
+    let (games, whole) = batch::simulate_positions::<G>(&spec, 0, 6, label).expect("positions");
     assert_eq!(games, batch::simulate::<G>(&spec, 0, 6).expect("simulate"), "{}: other games", G::NAME);
-    let (_, a) = batch::simulate_positions::<G>(&spec, 0, 2).expect("positions");
-    let (_, b) = batch::simulate_positions::<G>(&spec, 2, 4).expect("positions");
+    let (_, plain) = batch::simulate_positions::<G>(&spec, 0, 6, None).expect("positions");
+    assert_eq!(plain.features, whole.features, "{}: labelling changed the positions", G::NAME);
+    assert!(plain.value.iter().all(|v| v.is_nan()), "{}: a value without a label agent", G::NAME);
+    assert!(whole.value.iter().any(|v| (0.0..=1.0).contains(v)), "{}: no position labelled", G::NAME);
+    assert!(whole.value.iter().all(|v| v.is_nan() || (0.0..=1.0).contains(v)), "{}: a label out of range", G::NAME);
+    let (_, a) = batch::simulate_positions::<G>(&spec, 0, 2, label).expect("positions");
+    let (_, b) = batch::simulate_positions::<G>(&spec, 2, 4, label).expect("positions");
+    let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+    assert_eq!(bits(&whole.value), bits(&[a.value.clone(), b.value.clone()].concat()), "{}: split", G::NAME);
     assert_eq!(whole.game_index, [a.game_index.clone(), b.game_index.clone()].concat());
     assert_eq!(whole.decision, [a.decision.clone(), b.decision.clone()].concat(), "{}: split", G::NAME);
     let cat: Vec<Vec<f32>> = a.features.iter().zip(&b.features).map(|(x, y)| [x.clone(), y.clone()].concat()).collect();

@@ -171,8 +171,14 @@ pub fn simulate_timed(game: &str, spec: &BatchSpec, start: u64, count: u64) -> R
 
 /// Plays games `start .. start + count` of `spec` and records one sampled position per
 /// player per game (see [`batch::simulate_positions`]).
-pub fn simulate_positions(game: &str, spec: &BatchSpec, start: u64, count: u64) -> Result<(Columns, Positions)> {
-    with_game!(game, G => batch::simulate_positions::<G>(spec, start, count))
+pub fn simulate_positions(
+    game: &str,
+    spec: &BatchSpec,
+    start: u64,
+    count: u64,
+    label: Option<&str>,
+) -> Result<(Columns, Positions)> {
+    with_game!(game, G => batch::simulate_positions::<G>(spec, start, count, label))
 }
 
 /// The event log of game `index` of `spec` (see [`batch::replay`]).

@@ -20,6 +20,7 @@ pub type Rng = ChaCha8Rng;
 const DEAL: u64 = 0x6465_616c; // "deal"
 const AGENT: u64 = 0x6167_656e; // "agen"
 const POSITIONS: u64 = 0x706f_7369; // "posi"
+const LABEL: u64 = 0x6c61_6265; // "labe"
 
 /// SplitMix64 step: expands a 64-bit value into well-mixed words.
 fn splitmix64(state: &mut u64) -> u64 {
@@ -65,6 +66,12 @@ pub fn agent_rng(seed: u64, game_index: u64, player: u64) -> Rng {
 /// The stream that chooses the recorded positions of game `game_index` (see `batch`).
 pub fn positions_rng(seed: u64, game_index: u64) -> Rng {
     keyed(seed, POSITIONS, game_index, 0)
+}
+
+/// The stream of the search that labels the recorded position of `player` (index into the
+/// agent list) in game `game_index` (see `batch`).
+pub fn label_rng(seed: u64, game_index: u64, player: u64) -> Rng {
+    keyed(seed, LABEL, game_index, player.wrapping_add(1))
 }
 
 /// A uniform integer in `0..n` (`n > 0`), portable across platforms (32-bit sampling).

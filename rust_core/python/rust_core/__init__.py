@@ -206,15 +206,18 @@ class BatchSpec:
             raise ValueError("start and count must be non-negative")
         return _native.simulate(self.game, self._native_spec(), start, count)
 
-    def simulate_positions(self, start: int, count: int) -> tuple[pa.RecordBatch, pa.RecordBatch]:
+    def simulate_positions(
+        self, start: int, count: int, label: str | None = None
+    ) -> tuple[pa.RecordBatch, pa.RecordBatch]:
         """The games of :meth:`simulate` and their positions: one sampled decision per player per
         game (chosen by the stream of ``seed`` and the game index), with the game's features as
         that player saw it (``f_<name>`` columns), the player's final ``win`` and the game's
-        hand-written ``estimate`` (see ``README.md``, "Positions")."""
+        hand-written ``estimate`` (see ``README.md``, "Positions"). With ``label`` (an agent
+        spec, e.g. ``"mcts:iters=2000"``), each position is also searched afresh by that agent
+        and its estimate of the player's win share is the ``value`` column (NaN otherwise)."""
         if start < 0 or count < 0:
             raise ValueError("start and count must be non-negative")
-        games, positions = _native.simulate_positions(self.game, self._native_spec(), start, count)
-        return games, positions
+        return _native.simulate_positions(self.game, self._native_spec(), start, count, label)
 
     def simulate_timed(self, start: int, count: int) -> tuple[pa.RecordBatch, list[AgentClock]]:
         """The games of :meth:`simulate` and what each agent of the line-up spent on its decisions

@@ -196,6 +196,8 @@ pub struct MctsAgent<G: Game> {
     /// `xmcts`: the game's learned evaluation, which ends every rollout after `depth`
     /// moves (0: at the leaf); `None` for `mcts`.
     learned: Option<Learned>,
+    /// The estimated win share of the last searched decision ([`Agent::value`]).
+    last_value: Option<f64>,
 }
 
 impl<G: Evaluate> MctsAgent<G> {
@@ -219,6 +221,7 @@ impl<G: Evaluate> MctsAgent<G> {
             greedy: GreedyAgent::default(),
             handicap: Handicap::default(),
             learned: None,
+            last_value: None,
         }
     }
 
@@ -647,6 +650,8 @@ impl<G: Evaluate> MctsAgent<G> {
             self.edges[tab.start as usize..(tab.start + tab.len) as usize].iter().filter(|e| legal.contains(&e.action));
         if simultaneous {
             let total: u32 = edges.clone().map(|e| e.visits).sum();
+            let reward: f64 = edges.clone().map(|e| e.reward).sum();
+            self.last_value = (total > 0).then(|| reward / total as f64);
             let mut r = below(rng, total.max(1) as usize) as u32;
             for e in edges {
                 if r < e.visits {
@@ -664,6 +669,7 @@ impl<G: Evaluate> MctsAgent<G> {
                 best = e;
             }
         }
+        self.last_value = (best.visits > 0).then(|| mean(best));
         best.action
     }
 }
@@ -694,6 +700,7 @@ impl<G: Evaluate> Agent<G> for MctsAgent<G> {
     fn choose(&mut self, view: &View<G>, rng: &mut Rng) -> G::Action {
         self.legal.clear();
         view.legal_actions(None, &mut self.legal);
+        self.last_value = None;
         if self.legal.len() == 1 {
             return self.legal[0];
         }
@@ -720,5 +727,9 @@ impl<G: Evaluate> Agent<G> for MctsAgent<G> {
             (Some(e), Some(since)) => since.push(e),
             _ => self.since = None,
         }
+    }
+
+    fn value(&self) -> Option<f64> {
+        self.last_value
     }
 }

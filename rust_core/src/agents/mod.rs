@@ -63,6 +63,12 @@ pub trait Agent<G: Game>: Send {
     /// simultaneous decision, whose choices an agent must not learn this way (they may still
     /// be secret).
     fn observe(&mut self, _event: Option<(usize, G::Action)>) {}
+
+    /// A search's estimate of its player's win share at its last decision (the mean reward of
+    /// the action it chose), if it searched; `None` for agents that do not search.
+    fn value(&self) -> Option<f64> {
+        None
+    }
 }
 
 /// Allowed parameter names per agent.

@@ -53,4 +53,8 @@ impl<G: Game> Agent<G> for Timed<G> {
     fn observe(&mut self, event: Option<(usize, G::Action)>) {
         self.inner.observe(event);
     }
+
+    fn value(&self) -> Option<f64> {
+        self.inner.value()
+    }
 }

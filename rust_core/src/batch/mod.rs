@@ -11,6 +11,13 @@
 //! [`crate::game::Evaluate::features`] as that player saw the position and the player's final
 //! win share. The rows depend only on the game, never on batch size or worker count, and
 //! the games played are those of [`simulate`].
+//!
+//! Given a **label** agent (a search spec), each recorded position is also searched by that
+//! agent afresh, from the recording player's view, on the stream `(seed, game_index, player)`
+//! of purpose "label" ([`label_rng`]); its estimate of the player's win share
+//! ([`Agent::value`]) is the row's `value` (NaN without a label agent, or where the player had
+//! one legal action): a target for the learned evaluation far less noisy than one game's
+//! outcome, at the cost of one search per row.
 
 use crate::agents::timed::{Clock, Timed};
 use crate::agents::Agent;
@@ -19,7 +26,7 @@ use crate::error::{Error, Result};
 use crate::game::{Engine, MetricSpec, View, MAX_SEATS};
 use crate::handicap::{self, Handicap};
 use crate::options::Files;
-use crate::rng::{agent_rng, below, deal_rng, positions_rng, Rng};
+use crate::rng::{agent_rng, below, deal_rng, label_rng, positions_rng, Rng};
 use serde_json::{json, Value};
 
 /// Columns of a batch, one row per player per game.
@@ -65,19 +72,24 @@ pub struct Positions {
     /// sampled decision (read from the true state; NaN where the game has none): the
     /// baseline the learned evaluation is compared with.
     pub estimate: Vec<f64>,
+    /// The label agent's estimate of the player's win share at the sampled decision (NaN
+    /// without a label agent; see the module docs).
+    pub value: Vec<f64>,
     pub feature_names: Vec<&'static str>,
     /// One column per feature name.
     pub features: Vec<Vec<f32>>,
 }
 
-/// The position sampled so far for one player of one game.
-#[derive(Clone, Default)]
-struct Sample {
+/// The position sampled so far for one player of one game (the state itself kept only
+/// for a label agent).
+#[derive(Clone)]
+struct Sample<G> {
     seen: u32,
     chosen: u32,
     turn: u32,
     estimate: f64,
     features: Vec<f32>,
+    state: Option<G>,
 }
 
 /// One batch description, passed whole through the layers (Python, bindings, registry, runner):
@@ -214,23 +226,33 @@ pub fn simulate_timed<G: Engine>(spec: &BatchSpec, start: u64, count: u64) -> Re
 }
 
 /// Plays games `start .. start + count` (the games of [`simulate`]) and returns their rows
-/// and one sampled position per player per game (see the module docs).
-pub fn simulate_positions<G: Engine>(spec: &BatchSpec, start: u64, count: u64) -> Result<(Columns, Positions)> {
+/// and one sampled position per player per game, each searched by the `label` agent if one
+/// is given (see the module docs).
+pub fn simulate_positions<G: Engine>(
+    spec: &BatchSpec,
+    start: u64,
+    count: u64,
+    label: Option<&str>,
+) -> Result<(Columns, Positions)> {
     let names = G::FEATURE_NAMES;
     let mut pos = Positions {
         feature_names: names.to_vec(),
         features: vec![Vec::with_capacity(count as usize * spec.agents.len()); names.len()],
         ..Positions::default()
     };
-    let cols = play_batch::<G>(spec, start, count, Some(&mut pos), None)?;
+    let mut labeller = label.map(|l| AgentSpec::parse(l)?.build::<G>()).transpose()?;
+    let cols = play_batch::<G>(spec, start, count, Some((&mut pos, labeller.as_mut())), None)?;
     Ok((cols, pos))
 }
+
+/// Where a batch records its positions, and the agent that labels them (if any).
+type Recording<'a, G> = (&'a mut Positions, Option<&'a mut Box<dyn Agent<G>>>);
 
 fn play_batch<G: Engine>(
     spec: &BatchSpec,
     start: u64,
     count: u64,
-    mut pos: Option<&mut Positions>,
+    mut pos: Option<Recording<'_, G>>,
     clocks: Option<&mut Vec<Clock>>,
 ) -> Result<Columns> {
     let BatchSpec { agents, seed, pair_seats, .. } = spec;
@@ -259,7 +281,16 @@ fn play_batch<G: Engine>(
             })
             .collect();
     }
-    let mut samples = vec![Sample { features: vec![0.0; G::FEATURE_NAMES.len()], ..Sample::default() }; n];
+    let keep_state = matches!(pos, Some((_, Some(_))));
+    let blank = Sample {
+        seen: 0,
+        chosen: 0,
+        turn: 0,
+        estimate: f64::NAN,
+        features: vec![0.0; G::FEATURE_NAMES.len()],
+        state: None,
+    };
+    let mut samples = vec![blank; n];
     for index in start..start + count {
         let mut pick = positions_rng(seed, index);
         for s in samples.iter_mut() {
@@ -268,7 +299,7 @@ fn play_batch<G: Engine>(
         let recording = pos.is_some();
         let (state, who, deal_index) = setup.play(&mut agents, seed, index, pair_seats, false, |s, q, _| {
             if recording {
-                sample(&mut samples[q], &*s, q, &mut pick);
+                sample(&mut samples[q], &*s, q, &mut pick, keep_state);
             }
         })?;
         let (scores, ranks, wins) = setup.handicap.outcome(&state);
@@ -295,8 +326,15 @@ fn play_batch<G: Engine>(
             for (col, v) in c.metrics.iter_mut().zip(&buf) {
                 col.push(*v);
             }
-            if let Some(p) = pos.as_deref_mut() {
+            if let Some((p, labeller)) = pos.as_mut() {
                 let s = &samples[q];
+                let value = match (labeller, &s.state) {
+                    (Some(agent), Some(at)) => {
+                        label(agent.as_mut(), at, q, &setup.handicap, label_rng(seed, index, who[q] as u64))
+                    }
+                    _ => f64::NAN,
+                };
+                p.value.push(value);
                 p.game_index.push(index as i64);
                 p.player.push(who[q] as i32);
                 p.seat.push(state.seat(q) as i32);
@@ -319,14 +357,25 @@ fn play_batch<G: Engine>(
 
 /// Reservoir sampling of one decision: the `k`-th decision of a player replaces the sample
 /// with probability 1/k (features taken before the action is applied).
-fn sample<G: Engine>(s: &mut Sample, state: &G, q: usize, pick: &mut Rng) {
+fn sample<G: Engine>(s: &mut Sample<G>, state: &G, q: usize, pick: &mut Rng, keep_state: bool) {
     s.seen += 1;
     if below(pick, s.seen as usize) == 0 {
         s.chosen = s.seen - 1;
         s.turn = state.turns();
         s.estimate = state.win_estimate().map_or(f64::NAN, |w| w[q]);
         state.features(q, &mut s.features);
+        if keep_state {
+            s.state = Some(state.clone());
+        }
     }
+}
+
+/// The label agent's estimate of position `q`'s win share in `state`, searched afresh (NaN
+/// where it does not search: one legal action).
+fn label<G: Engine>(agent: &mut dyn Agent<G>, state: &G, q: usize, handicap: &Handicap, mut rng: Rng) -> f64 {
+    agent.start_game();
+    agent.choose(&View::with_handicap(state, q, handicap), &mut rng);
+    agent.value().unwrap_or(f64::NAN)
 }
 
 /// The event log of one game: set-up, every action with its player, rule events, and

@@ -196,6 +196,7 @@ fn positions_batch(game: &str, p: Positions, rules_version: u32) -> Result<Recor
         field("decisions", DataType::Int32, false, "decisions the player had in the game"),
         field("win", DataType::Float64, false, "the player's final win share"),
         field("estimate", DataType::Float64, false, "the game's hand-written win estimate (NaN: none)"),
+        field("value", DataType::Float64, false, "the label search's estimated win share (NaN: no label agent)"),
     ];
     let mut cols: Vec<ArrayRef> = vec![
         Arc::new(StringArray::from(vec![game; rows])),
@@ -208,6 +209,7 @@ fn positions_batch(game: &str, p: Positions, rules_version: u32) -> Result<Recor
         Arc::new(Int32Array::from(p.decisions)),
         Arc::new(Float64Array::from(p.win)),
         Arc::new(Float64Array::from(p.estimate)),
+        Arc::new(Float64Array::from(p.value)),
     ];
     for (name, values) in p.feature_names.iter().zip(p.features) {
         fields.push(field(&format!("f_{name}"), DataType::Float32, false, "a position feature (Evaluate::features)"));
@@ -243,21 +245,23 @@ fn simulate<'py>(py: Python<'py>, game: &str, spec: SpecArgs, start: u64, count:
     batch.to_pyarrow(py)
 }
 
-/// Like `simulate`, plus one sampled position per player per game: returns a pair of
-/// `pyarrow.RecordBatch` (games, positions).
+/// Like `simulate`, plus one sampled position per player per game, each searched by the
+/// `label` agent if given: returns a pair of `pyarrow.RecordBatch` (games, positions).
 #[pyfunction]
+#[pyo3(signature = (game, spec, start, count, label=None))]
 fn simulate_positions<'py>(
     py: Python<'py>,
     game: &str,
     spec: SpecArgs,
     start: u64,
     count: u64,
+    label: Option<String>,
 ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>)> {
     let (variant_json, agents, seed, pair_seats, files) = spec;
     let spec = batch_spec(&variant_json, agents, seed, pair_seats, files)?;
     let (games, positions) = py
         .detach(|| {
-            let (cols, pos) = registry::simulate_positions(game, &spec, start, count)?;
+            let (cols, pos) = registry::simulate_positions(game, &spec, start, count, label.as_deref())?;
             let version = cols.rules_version;
             let err = |e: arrow_schema::ArrowError| Error::Invalid(e.to_string());
             Ok((to_batch(game, cols).map_err(err)?, positions_batch(game, pos, version).map_err(err)?))
