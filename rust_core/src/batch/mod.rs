@@ -17,7 +17,9 @@
 //! of purpose "label" ([`label_rng`]); its estimate of the player's win share
 //! ([`Agent::value`]) is the row's `value` (NaN without a label agent, or where the player had
 //! one legal action): a target for the learned evaluation far less noisy than one game's
-//! outcome, at the cost of one search per row.
+//! outcome, at the cost of one search per row. (At a simultaneous decision the position is
+//! the one the runner records, with the earlier players' choices applied: the view hides
+//! them, and the search samples them as it samples any pending choice.)
 
 use crate::agents::timed::{Clock, Timed};
 use crate::agents::Agent;
