@@ -114,13 +114,13 @@ def split(frame: pl.DataFrame, names: list[str], holdout: bool, target: str = "w
     x = part.select([f"f_{n}" for n in names]).to_numpy().astype(np.float64)
     win = part["win"].to_numpy().astype(np.float64)
     est = part["estimate"].to_numpy().astype(np.float64)
-    t = part[target].to_numpy().astype(np.float64)
+    value = part["value"].to_numpy() if "value" in part.columns else np.full(len(x), np.nan)
+    t = {"win": win, "value": value}[target]
     labelled = ~np.isnan(t)
     xx = np.vstack([x[labelled], x[labelled]])
     yy = np.concatenate([np.ones(labelled.sum()), np.zeros(labelled.sum())])
     ww = np.concatenate([t[labelled], 1.0 - t[labelled]])
     keep = ww > 0
-    value = part["value"].to_numpy() if "value" in part.columns else np.full(len(x), np.nan)
     return Split(x, xx[keep], yy[keep], ww[keep], win, est, value)
 
 
@@ -168,12 +168,10 @@ def fit(train: Split, test: Split) -> tuple[dict[str, dict[str, float]], tuple[f
     results["hist_gradient_boosting"]["s_per_10k"] = round(
         per_position_seconds(lambda r: hgb.predict_proba(r), xt), 4
     )
-    known = ~np.isnan(test.estimate)
-    if known.any():
-        results["win_estimate"] = scores(test.estimate[known], test.win[known])
-    if not np.isnan(test.value).all():
-        known = ~np.isnan(test.value)
-        results["label_search"] = scores(test.value[known], test.win[known])
+    for name, column in (("win_estimate", test.estimate), ("label_search", test.value)):
+        known = ~np.isnan(column)
+        if known.any():
+            results[name] = scores(column[known], test.win[known])
     return results, (intercept, coef)
 
 

@@ -332,7 +332,7 @@ fn play_batch<G: Engine>(
                 let s = &samples[q];
                 let value = match (labeller, &s.state) {
                     (Some(agent), Some(at)) => {
-                        label(agent.as_mut(), at, q, &setup.handicap, label_rng(seed, index, who[q] as u64))
+                        label_value(agent.as_mut(), at, q, &setup.handicap, label_rng(seed, index, who[q] as u64))
                     }
                     _ => f64::NAN,
                 };
@@ -374,7 +374,7 @@ fn sample<G: Engine>(s: &mut Sample<G>, state: &G, q: usize, pick: &mut Rng, kee
 
 /// The label agent's estimate of position `q`'s win share in `state`, searched afresh (NaN
 /// where it does not search: one legal action).
-fn label<G: Engine>(agent: &mut dyn Agent<G>, state: &G, q: usize, handicap: &Handicap, mut rng: Rng) -> f64 {
+fn label_value<G: Engine>(agent: &mut dyn Agent<G>, state: &G, q: usize, handicap: &Handicap, mut rng: Rng) -> f64 {
     agent.start_game();
     agent.choose(&View::with_handicap(state, q, handicap), &mut rng);
     agent.value().unwrap_or(f64::NAN)
