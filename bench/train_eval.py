@@ -218,9 +218,11 @@ def main() -> None:
         source = f"{args.games} self-play games of {args.agent}, seed {args.seed}"
         if args.label is not None:
             source += f", each searched by {args.label} (target: its estimate)"
+    labelled = "value" in frame.columns and bool(frame["value"].is_not_nan().any())
+    if args.label is not None and not labelled:
+        ap.error(f"--label {args.label}: that agent estimated no position; label with a search (mcts, xmcts)")
     if args.save is not None:
         save(frame, source, args.save)
-    labelled = "value" in frame.columns and bool(frame["value"].is_not_nan().any())
     target = "value" if labelled else "win"
     t_data = time.perf_counter() - t0
     results, (intercept, coef) = fit(split(frame, names, False, target), split(frame, names, True))

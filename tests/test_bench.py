@@ -154,3 +154,18 @@ def test_train_eval_fits_a_label_search_and_refits_from_the_saved_positions(tmp_
     # The refit from the file is the same fit (the held-out figures, not the timings).
     figures = [re.findall(r"(log_loss|accuracy) ([0-9.]+)", p.stdout) for p in outputs]
     assert len(figures[0]) == 8 and figures[0] == figures[1]
+
+
+def test_train_eval_refuses_a_label_agent_that_estimates_nothing(tmp_path: Path) -> None:
+    env = {**os.environ, "BALANCELAB_BENCH_RESULTS": str(tmp_path)}
+    command = [sys.executable, "bench/train_eval.py", "coin", "--dry-run", "--workers", "1", "--games", "8"]
+    proc = subprocess.run(
+        [*command, "--agent", "greedy", "--label", "greedy"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    assert proc.returncode == 2
+    assert "--label greedy: that agent estimated no position" in proc.stderr
+    assert not list(tmp_path.glob("*.json"))
