@@ -35,12 +35,14 @@ from equal_time import per_decision, scale_to  # noqa: E402
 from mcts_strength import interval, summed, timed_match  # noqa: E402
 
 
-def calibrated(game: str, name: str, budgets: list[float], games: int, seed: int) -> list[tuple[str, float]]:
+def calibrated(
+    pool: ProcessPoolExecutor, game: str, name: str, budgets: list[float], games: int, seed: int
+) -> list[tuple[str, float]]:
     """`name`'s spec at each budget (ms per decision) with its measured cost (s), cheapest first."""
     out = []
     spec = f"{name}:iters=100"
     for ms in sorted(budgets):
-        spec, cost = scale_to(game, spec, ms / 1000, games, seed)
+        spec, cost = scale_to(pool, game, spec, ms / 1000, games, seed)
         out.append((spec, cost))
     return out
 
@@ -112,15 +114,15 @@ def main() -> None:
     import rust_core
 
     t0, cpu0 = time.perf_counter(), time.process_time()
-    greedy_s = per_decision(args.game, "greedy", args.calibration, args.seed + 1)
-    old = calibrated(args.game, "mcts", args.ms, args.calibration, args.seed + 1)
-    new = calibrated(args.game, args.new, args.ms, args.calibration, args.seed + 1)
-    cost = {"greedy": greedy_s, **dict(old), **dict(new)}
-    family = {"greedy": "greedy", **{s: "mcts" for s, _ in old}, **{s: args.new for s, _ in new}}
-    units: list[dict[str, Any]] = []
-    matches = []
-    spent: dict[str, list[Any]] = {s: [] for s in cost}  # each agent's clock in each of its matches
     with ProcessPoolExecutor(args.workers) as pool:
+        greedy_s = per_decision(pool, args.game, "greedy", args.calibration, args.seed + 1)
+        old = calibrated(pool, args.game, "mcts", args.ms, args.calibration, args.seed + 1)
+        new = calibrated(pool, args.game, args.new, args.ms, args.calibration, args.seed + 1)
+        cost = {"greedy": greedy_s, **dict(old), **dict(new)}
+        family = {"greedy": "greedy", **{s: "mcts" for s, _ in old}, **{s: args.new for s, _ in new}}
+        units: list[dict[str, Any]] = []
+        matches = []
+        spent: dict[str, list[Any]] = {s: [] for s in cost}  # each agent's clock in each of its matches
         for a, b in pairings("greedy", [s for s, _ in old], [s for s, _ in new]):
             wins, clocks = timed_match(pool, args.game, [a, b], args.games, args.seed)
             share, lo, hi = interval(wins)

@@ -14,12 +14,12 @@ does not move them:
 1. Calibration: CPU seconds per searched decision (thread CPU time inside the
    agent's own choices, over its decisions with more than one legal action, both measured by
    the engine). With `--ms`, the yardstick's iterations are first scaled to cost about MS
-   milliseconds per decision against greedy. Then the two agents play `--calibration` paired
-   games against each other (the positions the match will meet: a search's cost per decision
-   depends on them) and the new agent's iterations are scaled by the ratio of their costs,
-   twice, and measured once more.
+   milliseconds per decision against greedy (paired games, a deal per task on the workers).
+   Then the two agents play `--calibration` paired games against each other (the positions
+   the match will meet: a search's cost per decision depends on them) and the new agent's
+   iterations are scaled by the ratio of their costs, twice, and measured once more.
 2. The match: `--games` paired 2-player games of the new agent at M iterations against the
-   yardstick on `--workers` processes; prints the new agent's win share with a 95% interval
+   yardstick on `--workers` processes (a deal per task); prints the new agent's win share with a 95% interval
    over deals.
 
 Calibration and match play `--variant` (JSON options; default the game's defaults), e.g. to see
@@ -49,12 +49,13 @@ from common import write  # noqa: E402
 from mcts_strength import by_position, interval, timed_match  # noqa: E402
 
 
-def per_decision(game: str, spec: str, games: int, seed: int, variant: dict | None = None) -> float:
-    """CPU seconds per searched decision of `spec` against greedy: thread CPU time inside its own
-    choices over its decisions with more than one legal action (measured by the engine)."""
-    import rust_core
-
-    _, clocks = rust_core.BatchSpec(game, variant or {}, [spec, "greedy"], seed).simulate_timed(0, games)
+def per_decision(
+    pool: ProcessPoolExecutor, game: str, spec: str, games: int, seed: int, variant: dict | None = None
+) -> float:
+    """CPU seconds per searched decision of `spec` against greedy in `games` (rounded up to even)
+    paired games, a deal per task on `pool`: thread CPU time inside its own choices over its
+    decisions with more than one legal action (measured by the engine)."""
+    _, clocks = timed_match(pool, game, [spec, "greedy"], games + games % 2, seed, variant=variant, chunk=2)
     return clocks[0].ms_per_searched / 1000
 
 
@@ -76,13 +77,19 @@ def iters_of(spec: str) -> int:
 
 
 def scale_to(
-    game: str, spec: str, seconds: float, games: int, seed: int, variant: dict | None = None
+    pool: ProcessPoolExecutor,
+    game: str,
+    spec: str,
+    seconds: float,
+    games: int,
+    seed: int,
+    variant: dict | None = None,
 ) -> tuple[str, float]:
     """`spec` with its iterations scaled (twice) to cost `seconds` per decision: (spec, cost)."""
-    cost = per_decision(game, spec, games, seed, variant)
+    cost = per_decision(pool, game, spec, games, seed, variant)
     for _ in range(2):
         spec = with_iters(spec, max(1, round(iters_of(spec) * seconds / cost)))
-        cost = per_decision(game, spec, games, seed, variant)
+        cost = per_decision(pool, game, spec, games, seed, variant)
         print(
             f"  calibration: {spec} {cost * 1e3:.2f} ms (target {seconds * 1e3:.2f})",
             file=sys.stderr,
@@ -153,14 +160,16 @@ def main() -> None:
 
     t0 = time.perf_counter()
     old = args.old or f"mcts1:iters={args.old_iters}"
-    if args.ms is not None:
-        old, _ = scale_to(args.game, old, args.ms / 1000, args.calibration, args.seed + 1, variant)
     with ProcessPoolExecutor(args.workers) as pool:
+        if args.ms is not None:
+            old, _ = scale_to(pool, args.game, old, args.ms / 1000, args.calibration, args.seed + 1, variant)
         iters, old_s, new_s = calibrate(
             pool, args.game, old, args.params, args.calibration, args.seed + 1, args.new, variant
         )
         new = mcts_spec(iters, args.params, args.new)
-        wins, clocks = timed_match(pool, args.game, [new, old], args.games, args.seed, variant=variant)
+        wins, clocks = timed_match(
+            pool, args.game, [new, old], args.games, args.seed, variant=variant, chunk=2
+        )
     share, lo, hi = interval(wins)
     in_match = [round(c.ms_per_searched, 2) for c in clocks]
     positions = [[round(x, 4) for x in p] for p in by_position(wins)]
