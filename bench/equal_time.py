@@ -19,8 +19,8 @@ does not move them:
    the match will meet: a search's cost per decision depends on them) and the new agent's
    iterations are scaled by the ratio of their costs, twice, and measured once more.
 2. The match: `--games` paired 2-player games of the new agent at M iterations against the
-   yardstick on `--workers` processes (a deal per task); prints the new agent's win share with a 95% interval
-   over deals.
+   yardstick on `--workers` processes (a deal per task); prints the new agent's win share with
+   a 95% interval over deals.
 
 Calibration and match play `--variant` (JSON options; default the game's defaults), e.g. to see
 whether a learned evaluation fitted on the official rules holds its strength in a variant.
@@ -48,15 +48,26 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from common import write  # noqa: E402
 from mcts_strength import by_position, interval, timed_match  # noqa: E402
 
+DEAL = 2  # games per task: one deal, in both seatings
+
+
+def head_to_head(
+    pool: ProcessPoolExecutor, game: str, new: str, old: str, games: int, seed: int, variant: dict | None
+) -> tuple[float, float]:
+    """CPU seconds per searched decision of `new` and of `old` in `games` (rounded up to even)
+    paired games against each other, a deal per task on `pool`: the positions the match itself
+    will search."""
+    _, clocks = timed_match(pool, game, [new, old], games + games % 2, seed, variant=variant, chunk=DEAL)
+    return clocks[0].ms_per_searched / 1000, clocks[1].ms_per_searched / 1000
+
 
 def per_decision(
     pool: ProcessPoolExecutor, game: str, spec: str, games: int, seed: int, variant: dict | None = None
 ) -> float:
-    """CPU seconds per searched decision of `spec` against greedy in `games` (rounded up to even)
-    paired games, a deal per task on `pool`: thread CPU time inside its own choices over its
-    decisions with more than one legal action (measured by the engine)."""
-    _, clocks = timed_match(pool, game, [spec, "greedy"], games + games % 2, seed, variant=variant, chunk=2)
-    return clocks[0].ms_per_searched / 1000
+    """CPU seconds per searched decision of `spec` against greedy (:func:`head_to_head`): thread
+    CPU time inside its own choices over its decisions with more than one legal action (measured
+    by the engine)."""
+    return head_to_head(pool, game, spec, "greedy", games, seed, variant)[0]
 
 
 def mcts_spec(iters: int, params: str, name: str = "mcts") -> str:
@@ -96,16 +107,6 @@ def scale_to(
             flush=True,
         )
     return spec, cost
-
-
-def head_to_head(
-    pool: ProcessPoolExecutor, game: str, new: str, old: str, games: int, seed: int, variant: dict | None
-) -> tuple[float, float]:
-    """CPU seconds per searched decision of `new` and of `old` in `games` (rounded up to even)
-    paired games against each other, a deal per task on `pool`: the positions the match itself
-    will search."""
-    _, clocks = timed_match(pool, game, [new, old], games + games % 2, seed, variant=variant, chunk=2)
-    return clocks[0].ms_per_searched / 1000, clocks[1].ms_per_searched / 1000
 
 
 def calibrate(
@@ -168,7 +169,7 @@ def main() -> None:
         )
         new = mcts_spec(iters, args.params, args.new)
         wins, clocks = timed_match(
-            pool, args.game, [new, old], args.games, args.seed, variant=variant, chunk=2
+            pool, args.game, [new, old], args.games, args.seed, variant=variant, chunk=DEAL
         )
     share, lo, hi = interval(wins)
     in_match = [round(c.ms_per_searched, 2) for c in clocks]
