@@ -290,16 +290,23 @@ impl<G: Evaluate> MctsAgent<G> {
     }
 
     /// `prior=learned`: the kept candidates of acting `player` (`self.order`) valued by the
-    /// learned evaluation of the position each leads to, for `player` (into `self.values` and
-    /// the order's keys); returns their bounds. Actions added later by [`Self::merge`] keep the
-    /// greedy scale of the table.
+    /// learned evaluation of the position each leads to, `player`'s share of its win shares
+    /// (read, like a leaf, from the side of whoever acts there: the model was fitted at its own
+    /// player's decisions) (into `self.values` and the order's keys); returns their bounds.
+    /// Actions added later by [`Self::merge`] keep the greedy scale of the table.
     fn learned_rerank(&mut self, state: &G, player: usize) -> (f64, f64) {
         let learned = self.learned.as_ref().expect("prior=learned is an xmcts setting");
         let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
+        let mut shares = Vec::with_capacity(MAX_SEATS);
         for o in self.order.iter_mut() {
             let mut child = state.clone();
             child.apply(player, self.legal[o.2 as usize]);
-            let v = learned.value(&child, player);
+            let v = if child.is_terminal() {
+                self.handicap.wins(&child)[player]
+            } else {
+                learned.win_shares(&child, &mut shares);
+                shares[player]
+            };
             self.values[o.2 as usize] = v;
             o.0 = -v;
             lo = lo.min(v);

@@ -26,7 +26,7 @@
 //!   a tile bought, so two greedy players cannot trade a majority back and forth by
 //!   redesign for ever.
 
-use super::data::{Card, MAJORITY, N_KINDS, TILES};
+use super::data::{bits, Card, MAJORITY, N_KINDS, TILES};
 use super::scoring::{kind_points, majority_points};
 use super::state::{Action, Alhambra, Phase, Player, MAX_PLAYERS, NO_TILE};
 use crate::game::{lead, Evaluate, Game, ScoreEstimate, MAX_SEATS};
@@ -48,7 +48,10 @@ const WIN_SCALE: f64 = 8.0;
 /// own money at the greedy's rate (/10; the others' hands are secret: their card counts
 /// instead), the lead in cards, city tiles and reserve tiles; whether they are the start
 /// player. (A position is recorded at the player's own decision, so the player to act is
-/// always the player: the learned value is read for the acting player.)
+/// always the player: the learned value is read for the acting player.) Tiles bought this turn
+/// and not yet placed count as the buyer's city tiles (kinds and count): right after a purchase
+/// the tile is paid for but not placed, and without them every such position looked like money
+/// spent for nothing.
 pub const FEATURES: &[&str] = &[
     "scorings_done",
     "deck_left",
@@ -290,6 +293,9 @@ impl Evaluate for Alhambra {
             *c = pl.city.kind_counts;
         }
         counts[n] = self.dirk_counts;
+        for t in bits(self.pending) {
+            counts[self.current][TILES[t as usize].kind as usize] += 1;
+        }
         let mut majority = [0.0; MAX_PLAYERS];
         for round in self.scorings_done as usize + 1..=3 {
             let mut pts = [0i64; MAX_PLAYERS + 1];
@@ -310,7 +316,7 @@ impl Evaluate for Alhambra {
             score[q] = self.scores[q] as f64;
             wall[q] = pl.city.longest_wall(self.v.wall_rule) as f64 * self.scorings_left();
             cards[q] = pl.cards as f64;
-            tiles[q] = pl.city.kind_counts.iter().map(|&c| c as f64).sum();
+            tiles[q] = counts[q].iter().map(|&c| c as f64).sum();
             reserve[q] = pl.reserve.count_ones() as f64;
             est[q] = score[q] + majority[q] + wall[q];
         }

@@ -673,3 +673,21 @@ fn the_turn_cap_ends_the_game_flagged() {
     play_out(&mut g, 5);
     assert!(!g.capped() && g.turns < MAX_TURNS, "a normal game is not capped");
 }
+
+#[test]
+fn a_tile_bought_and_not_yet_placed_counts_as_the_buyers_in_the_features() {
+    let feature = |g: &Alhambra, p: usize, name: &str| {
+        let mut x = vec![0.0; super::eval::FEATURES.len()];
+        g.features(p, &mut x);
+        x[super::eval::FEATURES.iter().position(|&f| f == name).expect("a feature")]
+    };
+    let mut g = bare(json!({"dirk": false}));
+    set_market(&mut g, [0, 7, 14, 23]);
+    give(&mut g, 0, 3, &[6]);
+    let (city, majority) = (feature(&g, 0, "city_lead"), feature(&g, 0, "majority_lead"));
+    g.apply(g.current, buy(3, &[6])); // overpaid: the turn goes on to placing the tile
+    assert_eq!((g.phase, g.pending.count_ones()), (Phase::Place, 1));
+    assert_eq!(feature(&g, 0, "city_lead"), city + 1.0, "the bought tile is the buyer's");
+    assert!(feature(&g, 0, "majority_lead") > majority, "and it counts in the majorities to come");
+    assert_eq!(feature(&g, 1, "city_lead"), -city - 1.0);
+}

@@ -51,9 +51,15 @@ pub const ESTIMATE_SCALE: f64 = 8.0;
 /// opponent. The epoch (0 or 1) and the cards left in the draw pile (/36); the leads in
 /// points, score tiles (the player's own values; another player's count times the mean
 /// unseen tile), the estimate of the win estimate (points, tiles, shells, starfish and
-/// cards at their worths), shells, starfish, cards and floors (/5); own shells and cards
-/// (/5);
-/// start player.
+/// cards at their worths, cards counted as below), shells, starfish, cards and floors (/5);
+/// own shells and cards (/5); start player.
+///
+/// "Cards" counts the hand plus, for the player whose turn it is, the cards its turn will
+/// still draw if it stops now ([`Titania::max_draw`]): cards played and drawn make 3 a turn,
+/// so mid-turn the hand alone undercounts by the draw to come (after one card played, the
+/// hand is one smaller and two cards are still owed). Without it every position inside a
+/// turn looked cards short of the position after the turn's draw, and a fitted card worth
+/// made the search stop playing cards.
 pub const FEATURES: &[&str] = &[
     "epoch",
     "pile_left",
@@ -242,6 +248,9 @@ impl Evaluate for Titania {
             shells[q] = pl.shell_value() as f64;
             stars[q] = pl.stars as f64;
             cards[q] = pl.hand_size() as f64;
+            if q == self.current && self.phase != Phase::Over {
+                cards[q] += self.max_draw() as f64;
+            }
             floors[q] = pl.floors as f64;
             est[q] = points[q] + tiles[q] + SHELL * shells[q] + STAR * stars[q] + CARD * cards[q];
         }

@@ -1019,3 +1019,30 @@ fn the_board_option_reads_the_text_given_and_refuses_bad_boards() {
     let d = Titania::parse_variant(&json!({}), 3, &files).unwrap();
     assert_eq!(&*d.board_source, "built-in");
 }
+
+#[test]
+fn the_cards_feature_counts_the_draw_still_owed_this_turn() {
+    let feature = |g: &Titania, p: usize, name: &str| {
+        let mut x = vec![0.0; super::eval::FEATURES.len()];
+        g.features(p, &mut x);
+        x[super::eval::FEATURES.iter().position(|&f| f == name).expect("a feature")]
+    };
+    let mut g = game(2, 3);
+    set_hand(&mut g, 0, [3, 0, 0, 0, 0, 0]);
+    set_hand(&mut g, 1, [0, 2, 0, 0, 0, 0]);
+    assert_eq!((feature(&g, 0, "cards"), feature(&g, 1, "cards")), (6.0 / 5.0, 2.0 / 5.0), "3 in hand + 3 to draw");
+    let a = *actions(&g).iter().find(|a| matches!(a, Action::Play { .. })).expect("a red play");
+    g.apply_ok(a);
+    while g.current == 0 && g.phase != Phase::Play {
+        let a = *actions(&g).iter().find(|a| !matches!(a, Action::EndDecorate)).unwrap();
+        g.apply_ok(a);
+    }
+    let hand = g.players[0].hand_size();
+    assert_eq!(g.max_draw(), 2, "one card played: two still to draw");
+    assert_eq!(feature(&g, 0, "cards"), (hand + 2) as f32 / 5.0, "a card played costs the card and a draw");
+    let before = feature(&g, 0, "cards");
+    g.apply_ok(Action::Draw { count: 2 });
+    assert_eq!(g.current, 1);
+    assert_eq!(feature(&g, 0, "cards"), before, "stopping with the most draw keeps the count");
+    assert_eq!(feature(&g, 1, "cards"), 5.0 / 5.0, "the next player's turn owes it three");
+}
