@@ -33,6 +33,13 @@ const KEPT_TREE_GAMES: u64 = 6;
 /// Agents whose choices must not depend on hidden information.
 const PROBE_AGENTS: [&str; 4] = ["random", "greedy", "mcts:iters=24", "xmcts:iters=24"];
 
+/// Feature `name` of `player` in `state` (for a game's hand-worked feature tests).
+pub fn feature<G: crate::game::Evaluate>(state: &G, player: usize, name: &str) -> f32 {
+    let mut x = vec![0.0; G::FEATURE_NAMES.len()];
+    state.features(player, &mut x);
+    x[G::FEATURE_NAMES.iter().position(|&f| f == name).expect("a feature of the game")]
+}
+
 /// Runs the whole suite for game `G`; panics naming the game, the variant and the check.
 pub fn check<G: Engine>() {
     let files = Files::new();

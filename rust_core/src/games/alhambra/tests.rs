@@ -676,11 +676,7 @@ fn the_turn_cap_ends_the_game_flagged() {
 
 #[test]
 fn a_tile_bought_and_not_yet_placed_counts_as_the_buyers_in_the_features() {
-    let feature = |g: &Alhambra, p: usize, name: &str| {
-        let mut x = vec![0.0; super::eval::FEATURES.len()];
-        g.features(p, &mut x);
-        x[super::eval::FEATURES.iter().position(|&f| f == name).expect("a feature")]
-    };
+    use crate::conformance::feature;
     let mut g = bare(json!({"dirk": false}));
     set_market(&mut g, [0, 7, 14, 23]);
     give(&mut g, 0, 3, &[6]);

@@ -1022,11 +1022,7 @@ fn the_board_option_reads_the_text_given_and_refuses_bad_boards() {
 
 #[test]
 fn the_cards_feature_counts_the_draw_still_owed_this_turn() {
-    let feature = |g: &Titania, p: usize, name: &str| {
-        let mut x = vec![0.0; super::eval::FEATURES.len()];
-        g.features(p, &mut x);
-        x[super::eval::FEATURES.iter().position(|&f| f == name).expect("a feature")]
-    };
+    use crate::conformance::feature;
     let mut g = game(2, 3);
     set_hand(&mut g, 0, [3, 0, 0, 0, 0, 0]);
     set_hand(&mut g, 1, [0, 2, 0, 0, 0, 0]);
