@@ -158,25 +158,42 @@ impl Alhambra {
         self.majority_gain(p, kind, 1, ctx) + wall
     }
 
-    /// Estimated final score of each player: the score so far, the majority points of
-    /// every scoring still to come with the cities as they are (Dirk included), the
-    /// longest wall for each of them, and the money held at the greedy's rate.
-    pub fn score_estimate(&self) -> [f64; MAX_PLAYERS] {
-        let n = self.n;
-        let parts = if self.v.dirk { n + 1 } else { n };
+    /// Building counts per kind of every city (Dirk's at index `n`), with the tiles the current
+    /// player has bought and not yet placed counted as theirs if `pending`.
+    fn city_counts(&self, pending: bool) -> [[u8; N_KINDS]; MAX_PLAYERS + 1] {
         let mut counts = [[0u8; N_KINDS]; MAX_PLAYERS + 1];
         for (c, pl) in counts.iter_mut().zip(&self.players) {
             *c = pl.city.kind_counts;
         }
-        counts[n] = self.dirk_counts;
-        let mut est = [0.0; MAX_PLAYERS];
+        counts[self.n] = self.dirk_counts;
+        if pending {
+            for t in bits(self.pending) {
+                counts[self.current][TILES[t as usize].kind as usize] += 1;
+            }
+        }
+        counts
+    }
+
+    /// Each player's majority points of every scoring still to come with the cities of
+    /// `counts` as they are (Dirk included when he plays).
+    fn majorities_to_come(&self, counts: &[[u8; N_KINDS]; MAX_PLAYERS + 1]) -> [f64; MAX_PLAYERS] {
+        let parts = if self.v.dirk { self.n + 1 } else { self.n };
+        let mut majority = [0.0; MAX_PLAYERS];
         for round in self.scorings_done as usize + 1..=3 {
             let mut pts = [0i64; MAX_PLAYERS + 1];
             majority_points(&counts[..parts], round, &mut pts);
-            for p in 0..n {
-                est[p] += pts[p] as f64;
+            for (m, v) in majority.iter_mut().zip(&pts[..self.n]) {
+                *m += *v as f64;
             }
         }
+        majority
+    }
+
+    /// Estimated final score of each player: the score so far, the majority points of
+    /// every scoring still to come with the cities as they are (Dirk included), the
+    /// longest wall for each of them, and the money held at the greedy's rate.
+    pub fn score_estimate(&self) -> [f64; MAX_PLAYERS] {
+        let mut est = self.majorities_to_come(&self.city_counts(false));
         for (p, pl) in self.players.iter().enumerate() {
             est[p] += self.scores[p] as f64
                 + pl.city.longest_wall(self.v.wall_rule) as f64 * self.scorings_left()
@@ -287,23 +304,8 @@ impl Evaluate for Alhambra {
     /// See [`FEATURES`]: public counts, the player's own hand, never another player's cards.
     fn features(&self, player: usize, out: &mut [f32]) {
         let n = self.n;
-        let parts = if self.v.dirk { n + 1 } else { n };
-        let mut counts = [[0u8; N_KINDS]; MAX_PLAYERS + 1];
-        for (c, pl) in counts.iter_mut().zip(&self.players) {
-            *c = pl.city.kind_counts;
-        }
-        counts[n] = self.dirk_counts;
-        for t in bits(self.pending) {
-            counts[self.current][TILES[t as usize].kind as usize] += 1;
-        }
-        let mut majority = [0.0; MAX_PLAYERS];
-        for round in self.scorings_done as usize + 1..=3 {
-            let mut pts = [0i64; MAX_PLAYERS + 1];
-            majority_points(&counts[..parts], round, &mut pts);
-            for (m, v) in majority.iter_mut().zip(&pts[..n]) {
-                *m += *v as f64;
-            }
-        }
+        let counts = self.city_counts(true);
+        let majority = self.majorities_to_come(&counts);
         let (mut score, mut wall, mut cards, mut tiles, mut reserve, mut est) = (
             [0.0; MAX_PLAYERS],
             [0.0; MAX_PLAYERS],
