@@ -591,7 +591,11 @@ fn xmcts_plays_its_game_settings_after_mcts_and_the_spec_still_wins() {
     use crate::games::hiroba::Hiroba;
     let (mcts, xmcts) = (config_in::<Hiroba>("mcts"), config_in::<Hiroba>("xmcts"));
     assert_eq!((mcts.bias, mcts.rollout), (10.0, super::mcts::Rollout::Random));
-    assert_eq!((xmcts.bias, xmcts.rollout), (1.0, super::mcts::Rollout::Random), "MCTS_DEFAULTS, then XMCTS_DEFAULTS");
+    assert_eq!(
+        (xmcts.bias, xmcts.rollout, xmcts.depth),
+        (1.0, super::mcts::Rollout::Random, 20),
+        "MCTS_DEFAULTS, then XMCTS_DEFAULTS"
+    );
     assert_eq!(config_in::<Hiroba>("xmcts:bias=4").bias, 4.0);
     // a game without settings of its own for xmcts: the same as mcts
     assert_eq!(config_in::<Alhambra>("xmcts"), config_in::<Alhambra>("mcts"));
