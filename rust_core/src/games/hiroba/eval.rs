@@ -170,7 +170,7 @@ impl Evaluate for Hiroba {
     /// twice as long before the learned value cuts them), with the weights refitted on
     /// `xmcts:iters=1000` games, 400 games each: 0.681 [0.639, 0.724] against 0.646 with `depth=10`
     /// at 50 ms (seed 23), 0.690 and 0.671 at 5 ms (seeds 23 and 101); the fresh-seed figures are
-    /// in the README (*Expert iteration at search strength*).
+    /// in the README (*Hiroba's longer rollouts*).
     const XMCTS_DEFAULTS: &'static str = "bias=1,depth=20";
 
     fn greedy_value(&self, _player: usize, action: &Action) -> f64 {
