@@ -120,7 +120,7 @@ def test_cli_refuses_a_bad_ladder_with_exit_2_and_writes_nothing(write_study, tm
 
 def test_built_in_skill_studies_have_ladders_with_head_to_head_steps():
     built_in = (
-        ("hiroba-skill", "mcts:iters=10000", "xmcts:iters=14000"),
+        ("hiroba-skill", "mcts:iters=10000", "xmcts:iters=10000"),
         ("alhambra-skill", "mcts:iters=1000", "xmcts:iters=1000"),
     )
     for name, mcts_top, top in built_in:
