@@ -334,6 +334,21 @@ def test_a_saturating_ladder_gets_an_expert_limit_and_a_straight_one_none():
     assert not flat.supported and "straight line" in flat.reason
 
 
+def test_no_expert_limit_from_a_curve_that_misses_the_strongest_rung():
+    """hiroba-skill with xmcts:iters=10000 on top (Elo, advantage, SE in points): the search rungs
+    level off near -9 points, then the strongest rung reads -16.0. The best saturating curve
+    (scale 74 Elo, limit -9.4) leaves the top rung 2.9 SE below it, misfit chi-squared 10.2 on 3
+    degrees of freedom: it is rejected, and no limit is given."""
+    from analysis.stats.trend import saturating_limit
+
+    elo = [401, 539, 688, 843, 987, 1105]
+    se = [1.07, 1.1, 1.2, 1.6, 2.4, 2.3]
+    lim = saturating_limit(elo, [-12.8, -10.1, -8.8, -7.9, -7.3, -16.0], se)
+    assert not lim.supported and "does not fit the rungs either" in lim.reason and "p 0.017" in lim.reason
+    # a steeper start and a top that continues the curve: the limit stands
+    assert saturating_limit(elo, [-14.8, -10.1, -8.8, -7.9, -7.3, -7.0], se).supported
+
+
 def test_converged_needs_a_flat_trend_not_only_two_agreeing_rungs():
     from analysis.stats.trend import Slope, trend_status
 

@@ -131,7 +131,7 @@ LADDER_GLOSSARY = (
     (
         "expert limit",
         "where a saturating curve (exponential approach in Elo) fitted to the rungs levels off; given only "
-        "when the data support such a curve over a straight line",
+        "when the data support such a curve over a straight line and the curve fits every rung",
     ),
 )
 

@@ -166,9 +166,9 @@ def ladder_section(doc: Doc, s: StudyAnalysis) -> None:
         "rungs play the same deals). A number has converged when the top two rungs agree within its "
         "threshold and the slope times the top Elo step stays within it too; it is still moving when the "
         "slope's interval excludes 0; otherwise it is not settled. All intervals of the ladder are "
-        "simultaneous over its numbers (Bonferroni). An expert limit is given only where a saturating curve "
-        "(exponential approach in Elo) fits the rungs better than the line. Until a number converges, no "
-        "rung's value is the game's property."
+        "simultaneous over its numbers (Bonferroni). An expert limit is given only where a saturating "
+        "curve (exponential approach in Elo) fits the rungs, and better than the line. Until a number "
+        "converges, no rung's value is the game's property."
     )
     for note in ladder.notes:
         doc.para(note, "warning")

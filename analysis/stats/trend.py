@@ -14,7 +14,9 @@
 * :func:`saturating_limit`: an exponential approach in Elo, ``y = L + A·exp(−(x − x_top)/s)``,
   fitted by weighted least squares (scipy ``curve_fit`` with absolute sigma); it is *supported*
   when it fits the rungs better than a straight line (weighted χ² drop > the 95% point of χ²₁),
-  its scale is positive and no longer than the Elo span fitted, and ``L`` has a finite interval.
+  its scale is positive and no longer than the Elo span fitted, ``L`` has a finite interval, and the
+  curve itself fits the rungs (its weighted χ² within the 95% point of χ² on n − 3 degrees of
+  freedom: a curve that misses a rung, the strongest above all, says nothing beyond them).
   Otherwise no extrapolation is made.
 
 The Elo of each rung is taken as known (its own interval is not propagated into the slope).
@@ -196,5 +198,12 @@ def saturating_limit(
         return Limit(False, reason="a straight line fits the rungs as well as a saturating curve")
     if not (0 < scale <= span) or not math.isfinite(se_l):
         return Limit(False, reason="the fitted curve does not level off within the Elo range played")
+    dof = x.size - 3
+    if chi > sps.chi2.ppf(1 - alpha, dof):  # the curve misses the rungs too: its limit means nothing
+        return Limit(
+            False,
+            reason=f"a saturating curve does not fit the rungs either (misfit χ² {chi:.1f} on {dof} "
+            f"degrees of freedom, p {sps.chi2.sf(chi, dof):.3f})",
+        )
     z = float(sps.norm.ppf(1 - alpha / 2))
     return Limit(True, limit, limit - z * se_l, limit + z * se_l, scale)
