@@ -223,7 +223,10 @@ impl Evaluate for Titania {
     /// Measured (`bench/equal_time.py titania --old mcts --new xmcts --params bias=B --ms 5`, 200
     /// paired games each, 100 at 3): `bias` 3 (as `mcts`) 0.360, 1 0.565 [0.502, 0.628], 0.5 0.560;
     /// with `bias=1`, `depth=20` 0.375; confirmed on a fresh seed, 400 games: 0.519 [0.469, 0.569].
-    const XMCTS_DEFAULTS: &'static str = "bias=1";
+    /// Re-measured with the weights of *What a turn still owes* (README; 200 games, seed 23):
+    /// `bias` 1 0.645, 1.5 0.665, 2 0.718 [0.657, 0.778], 3 0.590; `bias=2` since `xmcts` version 5
+    /// (fresh-seed figures at 5 and 50 ms: README, *Titania's progressive bias*).
+    const XMCTS_DEFAULTS: &'static str = "bias=2";
 
     const FEATURE_NAMES: &'static [&'static str] = FEATURES;
     const EVAL_WEIGHTS: &'static str = include_str!("titania_eval_weights.txt");
