@@ -597,9 +597,9 @@ fn xmcts_plays_its_game_settings_after_mcts_and_the_spec_still_wins() {
         "MCTS_DEFAULTS, then XMCTS_DEFAULTS"
     );
     assert_eq!(config_in::<Hiroba>("xmcts:bias=4").bias, 4.0);
-    // Titania: mcts's own bias=3, then xmcts's bias=2
+    // Titania: mcts's own bias=3, then xmcts's bias=1
     type T = crate::games::titania::Titania;
-    assert_eq!((config_in::<T>("mcts").bias, config_in::<T>("xmcts").bias), (3.0, 2.0));
+    assert_eq!((config_in::<T>("mcts").bias, config_in::<T>("xmcts").bias), (3.0, 1.0));
     // a game without settings of its own for xmcts: the same as mcts
     assert_eq!(config_in::<Alhambra>("xmcts"), config_in::<Alhambra>("mcts"));
 }

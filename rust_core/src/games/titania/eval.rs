@@ -224,9 +224,10 @@ impl Evaluate for Titania {
     /// paired games each, 100 at 3): `bias` 3 (as `mcts`) 0.360, 1 0.565 [0.502, 0.628], 0.5 0.560;
     /// with `bias=1`, `depth=20` 0.375; confirmed on a fresh seed, 400 games: 0.519 [0.469, 0.569].
     /// Re-measured with the weights of *What a turn still owes* (README; 200 games, seed 23):
-    /// `bias` 1 0.645, 1.5 0.665, 2 0.718 [0.657, 0.778], 3 0.590; `bias=2` since `xmcts` version 5
-    /// (fresh-seed figures at 5 and 50 ms: README, *Titania's progressive bias*).
-    const XMCTS_DEFAULTS: &'static str = "bias=2";
+    /// `bias` 1 0.645, 1.5 0.665, 2 0.718 [0.657, 0.778], 3 0.590. On the fresh seed (400 games)
+    /// `bias=2` reads 0.689 at 5 ms but 0.613 at 50 ms, where `bias=1` reads 0.625 and 0.670: the
+    /// smaller bias scales better with CPU and stays (README, *Titania's progressive bias*).
+    const XMCTS_DEFAULTS: &'static str = "bias=1";
 
     const FEATURE_NAMES: &'static [&'static str] = FEATURES;
     const EVAL_WEIGHTS: &'static str = include_str!("titania_eval_weights.txt");
