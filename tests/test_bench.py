@@ -56,6 +56,7 @@ TINY: dict[str, tuple[dict[str, str], list[str]]] = {
     "switch_screen.py": ({"GAME": "taluva"}, ["--deals", "2", "--players", "2"]),
     "fairest_coin.py": ({}, ["--reps", "1", "--games", "20", "--max-games", "40", "--optuna-reps", "1"]),
     "seat_strength.py": ({"A": "random", "B": "greedy"}, ["--boot", "5"]),
+    "pool_seeds.py": ({"FILE": "bench/results/equal-time-titania-mcts-xmcts_5ms-owed-seed202.json"}, []),
 }
 
 
@@ -135,6 +136,25 @@ def test_seat_strength_recovers_the_strengths_of_each_position() -> None:
     assert got == pytest.approx([s0_b, s1_b - s1_a, s1_b - s1_a - s0_b, 0.0], abs=1e-9)
     b_self = games(("b", sig(s0_b - s1_b + 0.25)))  # B's self-play off the model by 0.25
     assert edges(a_self, b_self, match, "b")[3] == pytest.approx(0.25, abs=1e-9)
+
+
+def test_pooled_seeds_weigh_runs_by_games_and_combine_their_errors() -> None:
+    sys.path.insert(0, str(ROOT / "bench"))
+    from pool_seeds import Z, agents, pooled
+
+    def run(share: float, games: int, se: float) -> dict[str, object]:
+        return {"win_share": share, "games": games, "ci95": [share - Z * se, share + Z * se]}
+
+    # 400 games at 0.60 (se 0.02) and 200 at 0.75 (se 0.03): mean by games, se by hand
+    share, lo, hi = pooled([run(0.60, 400, 0.02), run(0.75, 200, 0.03)])
+    assert share == pytest.approx((0.60 * 400 + 0.75 * 200) / 600)
+    se = (400**2 * 0.02**2 + 200**2 * 0.03**2) ** 0.5 / 600
+    assert (lo, hi) == pytest.approx((share - Z * se, share + Z * se))
+    # the same agents whatever iterations the calibration gave them
+    one = {"game": "titania", "new": "xmcts:iters=875", "old": "mcts:iters=861"}
+    two = {"game": "titania", "new": "xmcts:iters=9,bias=2", "old": "mcts:iters=7"}
+    assert agents(one) == ("titania", "xmcts", "mcts")
+    assert agents(two) == ("titania", "xmcts:bias=2", "mcts")
 
 
 def test_train_eval_fits_a_label_search_and_refits_from_the_saved_positions(tmp_path: Path) -> None:
