@@ -7,8 +7,8 @@ different seeds). Prints each run's win share with its 95% interval and the pool
 all their deals: the mean weighted by games, with a 95% normal interval whose standard error
 combines each run's (taken from its interval over deals: runs on different seeds share no deal).
 Writes bench/results/pool-<first FILE's name without its seed>.json. Refuses files of different
-games or agents; prints each run's agent versions and evaluation hash,
-since a version also moves when another game's weights change (read them before pooling).
+games or agents, or a seed twice; prints each run's agent versions and evaluation hash, since a
+version also moves when another game's weights change (read them before pooling).
 """
 
 from __future__ import annotations
@@ -25,7 +25,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from common import write  # noqa: E402
 
-Z = 1.959964
+#: The normal quantile of `equal_time.py`'s intervals (`mcts_strength.mean_ci`).
+Z = 1.96
 
 
 def agents(run: dict[str, Any]) -> tuple[str, str, str]:
