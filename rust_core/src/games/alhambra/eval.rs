@@ -286,6 +286,11 @@ impl Alhambra {
 impl Evaluate for Alhambra {
     /// Measured: measured 0.416 [0.371, 0.462] with reuse against reuse=0 (`bench/results/reuse-alhambra.json`).
     const MCTS_DEFAULTS: &'static str = "reuse=0";
+    /// Measured (`bench/equal_time.py alhambra --old mcts --new xmcts --params P --ms 5`, 200
+    /// paired games, seed 23): `widen` 0.3 0.710 [0.651, 0.769], 0.7 0.460, (the general 0.5) 0.590;
+    /// `c=0.4` 0.545. With the learned value at the cut, fewer candidates searched deeper pay
+    /// (README, *Alhambra's narrower widening*).
+    const XMCTS_DEFAULTS: &'static str = "widen=0.3";
 
     /// The greedy score of `action` for the player to act (see the module docs).
     fn greedy_value(&self, _player: usize, action: &Action) -> f64 {
