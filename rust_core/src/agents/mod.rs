@@ -22,8 +22,8 @@ pub const AGENTS: &[&str] = &["random", "greedy", "mcts", "mcts1", "xmcts"];
 /// handicapped cut of `mcts` version 6; 3: per-game `xmcts` settings, [`Evaluate::XMCTS_DEFAULTS`];
 /// 4: Hiroba's `depth=20`; a version 5, Titania's `bias=2`, was measured and withdrawn, and a
 /// version 6, Titania's bias weakening with the budget, measured in a local build and not landed;
-/// 7: Alhambra's `widen=0.3`).
-const XMCTS_BASE_VERSION: u32 = 7;
+/// 7: Alhambra's `widen=0.3`; 8: Alhambra's `widen=0.2`).
+const XMCTS_BASE_VERSION: u32 = 8;
 
 /// Version of each agent's play: bumped whenever an agent chooses differently for the
 /// same seed (recorded with every run, so that a resume never mixes two agents).

@@ -600,9 +600,9 @@ fn xmcts_plays_its_game_settings_after_mcts_and_the_spec_still_wins() {
     // Titania: mcts's own bias=3, then xmcts's bias=1
     type T = crate::games::titania::Titania;
     assert_eq!((config_in::<T>("mcts").bias, config_in::<T>("xmcts").bias), (3.0, 1.0));
-    // Alhambra: mcts's own reuse=0, then xmcts's widen=0.3
+    // Alhambra: mcts's own reuse=0, then xmcts's widen=0.2
     let (am, ax) = (config_in::<Alhambra>("mcts"), config_in::<Alhambra>("xmcts"));
-    assert_eq!((am.reuse, am.widen, ax.reuse, ax.widen), (false, 0.5, false, 0.3));
+    assert_eq!((am.reuse, am.widen, ax.reuse, ax.widen), (false, 0.5, false, 0.2));
     // a game without settings of its own for xmcts: the same as mcts
     type M = crate::games::maharaja::Maharaja;
     assert_eq!(config_in::<M>("xmcts"), config_in::<M>("mcts"));

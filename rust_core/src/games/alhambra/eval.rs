@@ -286,12 +286,13 @@ impl Alhambra {
 impl Evaluate for Alhambra {
     /// Measured: measured 0.416 [0.371, 0.462] with reuse against reuse=0 (`bench/results/reuse-alhambra.json`).
     const MCTS_DEFAULTS: &'static str = "reuse=0";
-    /// Measured (`bench/equal_time.py alhambra --old mcts --new xmcts --params P --ms 5`, 200
-    /// paired games, seed 23): `widen` 0.3 0.710 [0.651, 0.769], 0.7 0.460, (the general 0.5) 0.590;
-    /// `c=0.4` 0.545; fresh seed, 400 games: 0.656 [0.613, 0.699] at 5 ms, 0.506 at 50 ms. Mostly
-    /// the setting itself: `mcts:widen=0.3` beats `mcts` 0.682 on the same deals (README,
-    /// *Alhambra's narrower widening*).
-    const XMCTS_DEFAULTS: &'static str = "widen=0.3";
+    /// Measured (`bench/equal_time.py alhambra --old mcts --new xmcts --params P --ms MS`, seed 23):
+    /// at 5 ms (200 paired games) `widen` 0.2 0.743 [0.687, 0.798], 0.3 0.710, 0.5 (the general
+    /// default) 0.590, 0.7 0.460; at 50 ms (100 games) 0.2 0.645, 0.25 0.595, 0.3 0.506 (400 games,
+    /// seed 101): the more iterations, the more a wide root picks a lucky candidate, so the fewer
+    /// candidates pay. Mostly the setting itself: `mcts:widen=0.3` beats `mcts` 0.682 at 5 ms
+    /// (README, *Alhambra's narrower widening*).
+    const XMCTS_DEFAULTS: &'static str = "widen=0.2";
 
     /// The greedy score of `action` for the player to act (see the module docs).
     fn greedy_value(&self, _player: usize, action: &Action) -> f64 {
