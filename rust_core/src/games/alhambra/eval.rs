@@ -289,8 +289,8 @@ impl Evaluate for Alhambra {
     /// Measured (`bench/equal_time.py alhambra --old mcts --new xmcts --params P --ms MS`, seed 23):
     /// at 5 ms (200 paired games) `widen` 0.2 0.743 [0.687, 0.798], 0.3 0.710, 0.5 (the general
     /// default) 0.590, 0.7 0.460; at 50 ms (100 games) 0.2 0.645, 0.25 0.595, 0.3 0.506 (400 games,
-    /// seed 101): the more iterations, the more a wide root picks a lucky candidate, so the fewer
-    /// candidates pay. Fresh seed 101, 400 games: 0.693 [0.647, 0.738] at 5 ms, 0.641 [0.597, 0.686]
+    /// seed 101): fewer candidates pay at both budgets (the reading, not measured: a wide root more
+    /// often picks a candidate its noisy rollouts flattered). Fresh seed 101, 400 games: 0.693 [0.647, 0.738] at 5 ms, 0.641 [0.597, 0.686]
     /// at 50 ms. Mostly the setting itself: `mcts:widen=0.3` beats `mcts` 0.682 at 5 ms (README,
     /// *Alhambra's narrower widening*, *Fewer candidates at 50 ms*).
     const XMCTS_DEFAULTS: &'static str = "widen=0.2";
