@@ -287,9 +287,9 @@ impl Evaluate for Alhambra {
     /// Measured: 0.416 [0.371, 0.462] with reuse against reuse=0 (`bench/results/reuse-alhambra.json`).
     const MCTS_DEFAULTS: &'static str = "reuse=0";
     /// Measured (`bench/equal_time.py alhambra --old mcts --new xmcts --params P --ms MS`, seed 23):
-    /// at 5 ms (200 paired games) `widen` 0.2 0.743 [0.687, 0.798], 0.3 0.710, 0.5 (the general
-    /// default) 0.590, 0.7 0.460; at 50 ms (100 games) 0.2 0.645, 0.25 0.595, 0.3 0.506 (400 games,
-    /// seed 101): fewer candidates pay at both budgets (the reading, not measured: a wide root more
+    /// at 5 ms (200 paired games) `widen` 0.15 0.765, 0.2 0.743 [0.687, 0.798], 0.3 0.710, 0.5 (the
+    /// general default) 0.590, 0.7 0.460; at 50 ms (100 games) 0.15 0.620, 0.2 0.645, 0.25 0.595, 0.3
+    /// 0.506 (400 games, seed 101): fewer candidates pay at both budgets, down to 0.2 at 50 ms (the reading, not measured: a wide root more
     /// often picks a candidate its noisy rollouts flattered). Fresh seed 101, 400 games: 0.693 [0.647, 0.738] at 5 ms, 0.641 [0.597, 0.686]
     /// at 50 ms. Mostly the setting itself: `mcts:widen=0.3` beats `mcts` 0.682 at 5 ms (README,
     /// *Alhambra's narrower widening*, *Fewer candidates at 50 ms*).
