@@ -85,12 +85,16 @@ def timed_match(
     return wins, summed(clocks)
 
 
+#: The normal quantile of every 95% interval here (and of `pool_seeds.py`'s pooled one).
+Z95 = 1.96
+
+
 def mean_ci(values: list[float]) -> tuple[float, float, float]:
     """Mean of `values` with a 95% normal interval (clipped to [0, 1])."""
     n = len(values)
     mean = sum(values) / n
     sd = math.sqrt(sum((v - mean) ** 2 for v in values) / max(n - 1, 1))
-    half = 1.96 * sd / math.sqrt(n)
+    half = Z95 * sd / math.sqrt(n)
     return mean, max(0.0, mean - half), min(1.0, mean + half)
 
 

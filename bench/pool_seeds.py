@@ -24,9 +24,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from common import write  # noqa: E402
-
-#: The normal quantile of `equal_time.py`'s intervals (`mcts_strength.mean_ci`).
-Z = 1.96
+from mcts_strength import Z95 as Z  # noqa: E402  (the quantile of equal_time.py's intervals)
 
 
 def agents(run: dict[str, Any]) -> tuple[str, str, str]:
