@@ -289,8 +289,8 @@ impl Evaluate for Alhambra {
     /// Measured (`bench/equal_time.py alhambra --old mcts --new xmcts --params P --ms MS`, seed 23):
     /// at 5 ms (200 paired games) `widen` 0.15 0.765, 0.2 0.743 [0.687, 0.798], 0.3 0.710, 0.5 (the
     /// general default) 0.590, 0.7 0.460; at 50 ms (100 games) 0.15 0.620, 0.2 0.645, 0.25 0.595, 0.3
-    /// 0.506 (400 games, seed 101). Fewer candidates pay at both budgets, down to 0.2 at 50 ms (the
-    /// reading, not measured: a wide root more often picks a candidate its noisy rollouts flattered).
+    /// 0.506 (400 games, seed 101). Fewer candidates pay at both budgets, down to 0.2 at 50 ms (where
+    /// the cost lies is not known: a wide root with 0.2 inside the tree measured no cost at 50 ms).
     /// Fresh seeds, 400 games each: 0.693 [0.647, 0.738] at 5 ms (seed 101); at 50 ms 0.641 (101)
     /// and 0.630 (202), pooled 0.636 [0.603, 0.668]. Mostly the setting itself: `mcts:widen=0.3`
     /// beats `mcts` 0.682 at 5 ms (README, *Alhambra's narrower widening*, *Fewer candidates at 50 ms*).
