@@ -100,6 +100,9 @@ pub struct MctsConfig {
     /// evaluation's best) are re-ranked, and their progressive-bias priors set, by the learned
     /// evaluation of the position each action leads to (`prior=learned`; default `greedy`).
     pub learned_prior: bool,
+    /// `xmcts` only (`tree_depth`): the tree grows no deeper than this many decisions below the
+    /// root; an iteration that reaches that depth goes on by rollout (0 = no limit, default).
+    pub tree_depth: u32,
 }
 
 impl Default for MctsConfig {
@@ -115,6 +118,7 @@ impl Default for MctsConfig {
             widen_c: 2.0,
             reuse: true,
             learned_prior: false,
+            tree_depth: 0,
         }
     }
 }
@@ -406,6 +410,9 @@ impl<G: Evaluate> MctsAgent<G> {
         let mut node = 0u32;
         self.path.clear();
         while !state.is_terminal() {
+            if self.cfg.tree_depth > 0 && self.path.len() as u32 >= self.cfg.tree_depth {
+                break;
+            }
             let acting = state.decision().acting;
             if self.nodes[node as usize].n_tables == 0 {
                 self.nodes[node as usize].acting = acting;
@@ -622,6 +629,31 @@ impl<G: Evaluate> MctsAgent<G> {
     #[cfg(test)]
     pub(crate) fn root_visits(&self) -> u32 {
         self.nodes[0].visits
+    }
+
+    /// The most decisions below the root at which a node of the tree was built (tests).
+    #[cfg(test)]
+    pub(crate) fn built_depth(&self) -> u32 {
+        let mut depth = vec![u32::MAX; self.nodes.len()];
+        let (mut deepest, mut stack) = (0, vec![(0u32, 0u32)]);
+        while let Some((v, d)) = stack.pop() {
+            if depth[v as usize] <= d {
+                continue;
+            }
+            depth[v as usize] = d;
+            let node = self.nodes[v as usize];
+            if node.n_tables > 0 {
+                deepest = deepest.max(d);
+            }
+            let tables = &self.tables[node.first_table as usize..(node.first_table + node.n_tables as u32) as usize];
+            for t in tables {
+                let edges = &self.edges[t.start as usize..(t.start + t.len) as usize];
+                stack.extend(edges.iter().filter(|e| e.child != NONE).map(|e| (e.child, d + 1)));
+            }
+            stack.extend(self.joint.iter().filter(|(k, _)| k.0 == v).map(|(_, &c)| (c, d + 1)));
+            stack.extend(self.variants.iter().filter(|(k, _)| k.0 == v).map(|(_, &c)| (c, d)));
+        }
+        deepest
     }
 
     /// Panics unless every table, edge and child index of the tree is in range (tests).

@@ -78,7 +78,9 @@ pub trait Agent<G: Game>: Send {
 fn allowed_params(name: &str) -> &'static [&'static str] {
     match name {
         "mcts" => &["iters", "c", "bias", "rollout", "eps", "depth", "widen", "widen_c", "reuse"],
-        "xmcts" => &["iters", "c", "bias", "rollout", "eps", "depth", "widen", "widen_c", "reuse", "prior"],
+        "xmcts" => {
+            &["iters", "c", "bias", "rollout", "eps", "depth", "widen", "widen_c", "reuse", "prior", "tree_depth"]
+        }
         "mcts1" => &["iters", "c", "bias", "rollout", "depth"],
         _ => &[],
     }
@@ -180,7 +182,9 @@ impl AgentSpec {
     /// `MctsConfig`. `xmcts` takes the same parameters and defaults; its `depth` counts the
     /// rollout moves before its learned evaluation ends the rollout (0: at the new leaf), and
     /// it has one more, `prior` (`greedy`, default, | `learned`: the candidates at a turn
-    /// re-ranked, and their priors set, by the learned value of the position each leads to).
+    /// re-ranked, and their priors set, by the learned value of the position each leads to) and
+    /// `tree_depth` (0..=1000, default 0 = no limit: the tree grows no deeper than that many
+    /// decisions below the root; an experiment, off in every game).
     pub fn mcts_config_for(&self, game_defaults: &str) -> Result<mcts::MctsConfig> {
         let mut cfg = mcts::MctsConfig::default();
         if self.name != "mcts1" {
@@ -205,6 +209,7 @@ impl AgentSpec {
             "eps" => cfg.eps = self.number(k, v, 0.0, 1.0, "a number 0..=1")?,
             "widen_c" => cfg.widen_c = self.number(k, v, 0.1, 100.0, "a number 0.1..=100")?,
             "reuse" => cfg.reuse = self.number(k, v, 0, 1, "0 or 1")? == 1,
+            "tree_depth" => cfg.tree_depth = self.number(k, v, 0, 1000, "an integer 0..=1000")?,
             "prior" => {
                 cfg.learned_prior = match v {
                     "greedy" => false,

@@ -369,6 +369,22 @@ fn mcts_reuses_the_subtree_of_the_position_reached() {
     assert_eq!(searched_again(cfg, true), 200);
 }
 
+#[test]
+fn tree_depth_stops_the_tree_growing_below_it() {
+    use super::Agent;
+    let g = state(json!({}), 2, 5);
+    let depth = |spec: &str| {
+        let cfg = AgentSpec::parse(spec).unwrap().mcts_config().unwrap();
+        let mut agent = super::mcts::MctsAgent::<Alhambra>::new(cfg);
+        agent.choose(&View::new(&g, g.decision().first()), &mut agent_rng(5, 0, 0));
+        agent.check_tree();
+        agent.built_depth()
+    };
+    assert!(depth("xmcts:iters=400,widen=0.2") > 3);
+    assert_eq!(depth("xmcts:iters=400,widen=0.2,tree_depth=3"), 2);
+    assert!(AgentSpec::parse("mcts:tree_depth=3").is_err(), "an xmcts setting");
+}
+
 /// Player 0 searches, the game goes on until player 0 acts again, and player 0 searches
 /// again; with `new_game` the agent is told a new game began and then the same actions.
 /// The second search's root visits.
