@@ -48,6 +48,13 @@
 //! table may hold actions illegal now: selection tests legality per sample, as everywhere,
 //! and the final choice counts only actions legal in the true position.
 //!
+//! **Early stop** (`stop`, `xmcts` only; 0 = never, the default): every 16 iterations a search
+//! at a turn checks whether its most visited root candidate legal in the true position leads
+//! every other by more than `stop` times the iterations left, and if so ends there. With
+//! `stop=1` no other candidate could catch up, so the move is the one the whole search would
+//! play, sooner; a smaller `stop` ends sooner still and may rarely play another move. The
+//! iterations saved are CPU time: at equal CPU per decision the search can be given more.
+//!
 //! The move played: at a turn, the most visited root candidate (ties: the higher mean
 //! reward, then the better prior); at a simultaneous decision, a choice drawn in proportion
 //! to the root visits of the agent's own table (the mixed final policy of decoupled UCT,
@@ -65,6 +72,8 @@ use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 const NONE: u32 = u32::MAX;
 /// Default rollout length before the game's win estimate is used.
 pub const DEFAULT_DEPTH: u32 = 10;
+/// Iterations between two `stop` tests.
+const STOP_EVERY: u32 = 16;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Rollout {
@@ -103,6 +112,10 @@ pub struct MctsConfig {
     /// `xmcts` only (`tree_depth`): the tree grows no deeper than this many decisions below the
     /// root; an iteration that reaches that depth goes on by rollout (0 = no limit, default).
     pub tree_depth: u32,
+    /// `xmcts` only (`stop`): a search at a turn ends once the most visited root candidate legal
+    /// now leads every other by more than `stop` times the iterations left (0 = never, default;
+    /// 1 = once no other can catch up, so the move is the one the whole search would play).
+    pub stop: f64,
 }
 
 impl Default for MctsConfig {
@@ -119,6 +132,7 @@ impl Default for MctsConfig {
             reuse: true,
             learned_prior: false,
             tree_depth: 0,
+            stop: 0.0,
         }
     }
 }
@@ -183,6 +197,8 @@ pub struct MctsAgent<G: Game> {
     path: Vec<Step>,
     legal: Vec<G::Action>,
     legal_set: HashSet<G::Action>,
+    /// The legal actions of the true position at the root (`stop`).
+    root_legal: HashSet<G::Action>,
     values: Vec<f64>,
     /// (negated value, tie key, index) of the legal actions being ranked.
     order: Vec<(f64, u64, u32)>,
@@ -216,6 +232,7 @@ impl<G: Evaluate> MctsAgent<G> {
             path: Vec::with_capacity(64),
             legal: Vec::with_capacity(256),
             legal_set: HashSet::default(),
+            root_legal: HashSet::default(),
             values: Vec::with_capacity(256),
             order: Vec::with_capacity(256),
             choices: Vec::with_capacity(MAX_SEATS),
@@ -671,6 +688,26 @@ impl<G: Evaluate> MctsAgent<G> {
         assert!(self.variants.iter().all(|(&(a, _), &c)| a < n && c < n));
     }
 
+    /// `stop`: whether the most visited root candidate legal in the true position leads every
+    /// other legal one by more than `stop * left` visits (at a turn; the root has one table).
+    fn settled(&self, left: u32) -> bool {
+        let root = self.nodes[0];
+        if root.n_tables != 1 {
+            return false;
+        }
+        let tab = self.tables[root.first_table as usize];
+        let (mut first, mut second) = (0u32, 0u32);
+        let edges = &self.edges[tab.start as usize..(tab.start + tab.len) as usize];
+        for e in edges.iter().filter(|e| self.root_legal.contains(&e.action)) {
+            if e.visits > first {
+                (first, second) = (e.visits, first);
+            } else if e.visits > second {
+                second = e.visits;
+            }
+        }
+        (first - second) as f64 > self.cfg.stop * left as f64
+    }
+
     /// The root decision: see the module docs. Only root candidates legal in the true
     /// position count: a kept subtree's root was also reached in samples where the same
     /// history meant another position (a hidden tile decided it), with other legal actions.
@@ -746,11 +783,19 @@ impl<G: Evaluate> Agent<G> for MctsAgent<G> {
         self.handicap = *view.handicap();
         self.reroot(view);
         self.kept = true;
+        let stop = self.cfg.stop > 0.0;
+        if stop {
+            self.root_legal.clear();
+            self.root_legal.extend(self.legal.iter().copied());
+        }
         let mut simultaneous = false;
         for i in 0..self.cfg.iters {
             self.iterate(view, rng);
             if i == 0 {
                 simultaneous = self.nodes[0].n_tables > 1;
+            }
+            if stop && i % STOP_EVERY == STOP_EVERY - 1 && self.settled(self.cfg.iters - i - 1) {
+                break;
             }
         }
         self.final_choice(view, simultaneous, rng)

@@ -78,9 +78,20 @@ pub trait Agent<G: Game>: Send {
 fn allowed_params(name: &str) -> &'static [&'static str] {
     match name {
         "mcts" => &["iters", "c", "bias", "rollout", "eps", "depth", "widen", "widen_c", "reuse"],
-        "xmcts" => {
-            &["iters", "c", "bias", "rollout", "eps", "depth", "widen", "widen_c", "reuse", "prior", "tree_depth"]
-        }
+        "xmcts" => &[
+            "iters",
+            "c",
+            "bias",
+            "rollout",
+            "eps",
+            "depth",
+            "widen",
+            "widen_c",
+            "reuse",
+            "prior",
+            "tree_depth",
+            "stop",
+        ],
         "mcts1" => &["iters", "c", "bias", "rollout", "depth"],
         _ => &[],
     }
@@ -184,7 +195,9 @@ impl AgentSpec {
     /// it has one more, `prior` (`greedy`, default, | `learned`: the candidates at a turn
     /// re-ranked, and their priors set, by the learned value of the position each leads to) and
     /// `tree_depth` (0..=1000, default 0 = no limit: the tree grows no deeper than that many
-    /// decisions below the root; an experiment, off in every game).
+    /// decisions below the root; an experiment, off in every game) and `stop` (0..=1, default 0
+    /// = never: a search at a turn ends once its most visited root candidate leads every other
+    /// by more than `stop` times the iterations left; 1 = once none can catch up).
     pub fn mcts_config_for(&self, game_defaults: &str) -> Result<mcts::MctsConfig> {
         let mut cfg = mcts::MctsConfig::default();
         if self.name != "mcts1" {
@@ -210,6 +223,7 @@ impl AgentSpec {
             "widen_c" => cfg.widen_c = self.number(k, v, 0.1, 100.0, "a number 0.1..=100")?,
             "reuse" => cfg.reuse = self.number(k, v, 0, 1, "0 or 1")? == 1,
             "tree_depth" => cfg.tree_depth = self.number(k, v, 0, 1000, "an integer 0..=1000")?,
+            "stop" => cfg.stop = self.number(k, v, 0.0, 1.0, "a number 0..=1")?,
             "prior" => {
                 cfg.learned_prior = match v {
                     "greedy" => false,

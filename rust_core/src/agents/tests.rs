@@ -385,6 +385,33 @@ fn tree_depth_stops_the_tree_growing_below_it() {
     assert!(AgentSpec::parse("mcts:tree_depth=3").is_err(), "an xmcts setting");
 }
 
+/// `stop=1` ends a search once no other candidate can catch up: the same move as the whole
+/// search (same samples up to there) in fewer iterations somewhere; a smaller `stop` ends sooner.
+#[test]
+fn stop_ends_a_settled_search_early_with_the_same_move() {
+    use super::Agent;
+    let search = |spec: &str, seed: u64| {
+        let g = state(json!({}), 2, seed);
+        let cfg = AgentSpec::parse(spec).unwrap().mcts_config().unwrap();
+        let mut agent = super::mcts::MctsAgent::<Alhambra>::new(cfg);
+        let action = agent.choose(&View::new(&g, g.decision().first()), &mut agent_rng(seed, 0, 0));
+        (action, agent.root_visits())
+    };
+    let (mut saved, mut sooner) = (0, 0);
+    for seed in 0..8 {
+        let (full, n) = search("xmcts:iters=600,widen=0.2", seed);
+        let (early, m) = search("xmcts:iters=600,widen=0.2,stop=1", seed);
+        let (_, k) = search("xmcts:iters=600,widen=0.2,stop=0.2", seed);
+        assert_eq!(full, early, "seed {seed}: stop=1 changed the move");
+        assert!(m <= n && k <= m, "seed {seed}: {n} {m} {k}");
+        saved += (m < n) as u32;
+        sooner += (k < m) as u32;
+    }
+    assert!(saved > 0 && sooner > 0, "stop never ended a search early ({saved}, {sooner})");
+    assert!(AgentSpec::parse("mcts:stop=1").is_err(), "an xmcts setting");
+    assert!(AgentSpec::parse("xmcts:stop=2").is_err(), "stop is 0..=1");
+}
+
 /// Player 0 searches, the game goes on until player 0 acts again, and player 0 searches
 /// again; with `new_game` the agent is told a new game began and then the same actions.
 /// The second search's root visits.
