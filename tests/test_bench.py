@@ -7,6 +7,7 @@ over the committed figures in bench/results/.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shlex
@@ -155,6 +156,27 @@ def test_pooled_seeds_weigh_runs_by_games_and_combine_their_errors() -> None:
     two = {"game": "titania", "new": "xmcts:iters=9,bias=2", "old": "mcts:iters=7"}
     assert agents(one) == ("titania", "xmcts", "mcts")
     assert agents(two) == ("titania", "xmcts:bias=2", "mcts")
+
+
+def test_pool_seeds_never_replaces_a_pool_of_other_files(tmp_path: Path) -> None:
+    env = {**os.environ, "BALANCELAB_BENCH_RESULTS": str(tmp_path)}
+    runs = [f"bench/results/equal-time-titania-mcts-xmcts_5ms-owed-seed{s}.json" for s in (101, 202, 303)]
+
+    def pool(*args: str) -> subprocess.CompletedProcess[str]:
+        command = [sys.executable, "bench/pool_seeds.py", *args]
+        return subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+
+    pooled = tmp_path / "pool-equal-time-titania-mcts-xmcts_5ms-owed.json"
+    assert pool(*runs[:2]).returncode == 0 and pooled.is_file()
+    before = pooled.read_text(encoding="utf-8")
+    refused = pool(*runs)
+    assert refused.returncode == 2 and "--name" in refused.stderr
+    assert pooled.read_text(encoding="utf-8") == before, "the earlier pool was replaced"
+    assert pool(*runs[:2]).returncode == 0, "the same files again may refresh their pool"
+    assert pool(*runs, "--name", "three").returncode == 0
+    assert json.loads((tmp_path / "pool-three.json").read_text(encoding="utf-8"))["games"] == sum(
+        json.loads((ROOT / r).read_text(encoding="utf-8"))["games"] for r in runs
+    )
 
 
 def test_train_eval_fits_a_label_search_and_refits_from_the_saved_positions(tmp_path: Path) -> None:
