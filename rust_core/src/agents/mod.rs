@@ -192,8 +192,8 @@ impl AgentSpec {
     /// the position reached between decisions, default; 0 = a new tree per decision); see
     /// `MctsConfig`. `xmcts` takes the same parameters and defaults; its `depth` counts the
     /// rollout moves before its learned evaluation ends the rollout (0: at the new leaf), and
-    /// it has one more, `prior` (`greedy`, default, | `learned`: the candidates at a turn
-    /// re-ranked, and their priors set, by the learned value of the position each leads to) and
+    /// it has three more, `prior` (`greedy`, default, | `learned`: the candidates at a turn
+    /// re-ranked, and their priors set, by the learned value of the position each leads to),
     /// `tree_depth` (0..=1000, default 0 = no limit: the tree grows no deeper than that many
     /// decisions below the root; an experiment, off in every game) and `stop` (0..=1, default 0
     /// = never: a search at a turn ends once its most visited root candidate leads every other
