@@ -197,7 +197,7 @@ pub struct MctsAgent<G: Game> {
     path: Vec<Step>,
     legal: Vec<G::Action>,
     legal_set: HashSet<G::Action>,
-    /// The legal actions of the true position at the root (`stop`).
+    /// The legal actions of the true position at the root (the final choice and `stop`).
     root_legal: HashSet<G::Action>,
     values: Vec<f64>,
     /// (negated value, tie key, index) of the legal actions being ranked.
@@ -714,14 +714,12 @@ impl<G: Evaluate> MctsAgent<G> {
     fn final_choice(&mut self, view: &View<G>, simultaneous: bool, rng: &mut Rng) -> G::Action {
         self.legal.clear();
         view.legal_actions(None, &mut self.legal);
-        self.legal_set.clear();
-        self.legal_set.extend(self.legal.iter().copied());
         let root = self.nodes[0];
         let tab = (0..root.n_tables as usize)
             .map(|j| self.tables[root.first_table as usize + j])
             .find(|t| t.player as usize == view.player())
             .expect("the agent's player acts at the root");
-        let legal = &self.legal_set;
+        let legal = &self.root_legal;
         let mut edges =
             self.edges[tab.start as usize..(tab.start + tab.len) as usize].iter().filter(|e| legal.contains(&e.action));
         if simultaneous {
@@ -783,11 +781,9 @@ impl<G: Evaluate> Agent<G> for MctsAgent<G> {
         self.handicap = *view.handicap();
         self.reroot(view);
         self.kept = true;
+        self.root_legal.clear();
+        self.root_legal.extend(self.legal.iter().copied());
         let stop = self.cfg.stop > 0.0;
-        if stop {
-            self.root_legal.clear();
-            self.root_legal.extend(self.legal.iter().copied());
-        }
         let mut simultaneous = false;
         for i in 0..self.cfg.iters {
             self.iterate(view, rng);
