@@ -687,3 +687,24 @@ fn a_tile_bought_and_not_yet_placed_counts_as_the_buyers_in_the_features() {
     assert!(feature(&g, 0, "majority_lead") > majority, "and it counts in the majorities to come");
     assert_eq!(feature(&g, 1, "city_lead"), -city - 1.0);
 }
+
+#[test]
+fn the_progress_features_are_the_leads_times_the_deck_left_and_the_scorings_done() {
+    use crate::conformance::feature;
+    let mut g = bare(json!({"dirk": false}));
+    set_market(&mut g, [0, 7, 14, 23]);
+    give(&mut g, 0, 3, &[6]);
+    g.apply(g.current, buy(3, &[6]));
+    g.scorings_done = 2;
+    let (deck, done) = (feature(&g, 0, "deck_left"), feature(&g, 0, "scorings_done"));
+    assert!(deck > 0.0 && done > 0.0, "a position with deck {deck} and scorings {done}");
+    let leads = ["score_lead", "majority_lead", "wall_lead", "estimate_lead", "own_money", "cards_lead", "city_lead"];
+    let mut some = 0;
+    for lead in leads {
+        let x = feature(&g, 0, lead);
+        some += usize::from(x != 0.0);
+        assert_eq!(feature(&g, 0, &format!("{lead}_by_deck")), x * deck, "{lead}");
+        assert_eq!(feature(&g, 0, &format!("{lead}_by_done")), x * done, "{lead}");
+    }
+    assert!(some >= 3, "the position has leads to multiply ({some} nonzero)");
+}
