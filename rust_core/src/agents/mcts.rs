@@ -711,9 +711,8 @@ impl<G: Evaluate> MctsAgent<G> {
     /// The root decision: see the module docs. Only root candidates legal in the true
     /// position count: a kept subtree's root was also reached in samples where the same
     /// history meant another position (a hidden tile decided it), with other legal actions.
-    fn final_choice(&mut self, view: &View<G>, simultaneous: bool, rng: &mut Rng) -> G::Action {
-        self.legal.clear();
-        view.legal_actions(None, &mut self.legal);
+    /// `first` is the first legal action, played if no legal candidate was searched.
+    fn final_choice(&mut self, view: &View<G>, simultaneous: bool, first: G::Action, rng: &mut Rng) -> G::Action {
         let root = self.nodes[0];
         let tab = (0..root.n_tables as usize)
             .map(|j| self.tables[root.first_table as usize + j])
@@ -733,11 +732,11 @@ impl<G: Evaluate> MctsAgent<G> {
                 }
                 r -= e.visits;
             }
-            return self.legal[0];
+            return first;
         }
         // Most visits, then the higher mean, then the better prior (earlier in the table).
         let mean = |x: &Edge<G::Action>| if x.visits > 0 { x.reward / x.visits as f64 } else { 0.0 };
-        let Some(mut best) = edges.next() else { return self.legal[0] };
+        let Some(mut best) = edges.next() else { return first };
         for e in edges {
             if (e.visits, mean(e)) > (best.visits, mean(best)) {
                 best = e;
@@ -783,6 +782,7 @@ impl<G: Evaluate> Agent<G> for MctsAgent<G> {
         self.kept = true;
         self.root_legal.clear();
         self.root_legal.extend(self.legal.iter().copied());
+        let first = self.legal[0];
         let stop = self.cfg.stop > 0.0;
         let mut simultaneous = false;
         for i in 0..self.cfg.iters {
@@ -794,7 +794,7 @@ impl<G: Evaluate> Agent<G> for MctsAgent<G> {
                 break;
             }
         }
-        self.final_choice(view, simultaneous, rng)
+        self.final_choice(view, simultaneous, first, rng)
     }
 
     fn start_game(&mut self) {

@@ -84,10 +84,9 @@ pub const FEATURES: &[&str] = &[
     "cards_lead_by_done",
     "city_lead_by_done",
 ];
-/// Index in [`FEATURES`] of the first of the leads that are multiplied by the progress, and how
-/// many there are.
-const LEADS: (usize, usize) = (2, 7);
-const BASE_FEATURES: usize = 11;
+/// Where in [`FEATURES`] the leads that are multiplied by the progress stand (`score_lead` to
+/// `city_lead`).
+const PROGRESS_LEADS: std::ops::Range<usize> = 2..9;
 
 /// Money value of one currency: diminishing in the amount held, plus 1 if the market
 /// tile on that currency's space can be paid exactly.
@@ -359,9 +358,10 @@ impl Evaluate for Alhambra {
         }
         let me = &self.players[player];
         let money: f64 = (0..4).map(|c| currency_value(me.sums[c], &me.hand[c], self.market[c])).sum();
+        let (done, deck) = (self.scorings_done as f32 / 3.0, self.deck.len() as f32 / 100.0);
         let values = [
-            self.scorings_done as f32 / 3.0,
-            self.deck.len() as f32 / 100.0,
+            done,
+            deck,
             lead(&score, player, n) / 10.0,
             lead(&majority, player, n) / 10.0,
             lead(&wall, player, n) / 10.0,
@@ -372,13 +372,12 @@ impl Evaluate for Alhambra {
             lead(&reserve, player, n),
             f32::from(u8::from(self.seat(player) == 0)),
         ];
-        let (base, by) = out.split_at_mut(BASE_FEATURES);
+        let (base, by) = out.split_at_mut(values.len());
         base.copy_from_slice(&values);
-        let (first, n_leads) = LEADS;
-        let (by_deck, by_done) = by.split_at_mut(n_leads);
-        for (i, &lead) in values[first..first + n_leads].iter().enumerate() {
-            by_deck[i] = lead * values[1];
-            by_done[i] = lead * values[0];
+        let (by_deck, by_done) = by.split_at_mut(PROGRESS_LEADS.len());
+        for (i, &lead) in values[PROGRESS_LEADS].iter().enumerate() {
+            by_deck[i] = lead * deck;
+            by_done[i] = lead * done;
         }
     }
 
