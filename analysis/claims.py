@@ -1,0 +1,275 @@
+"""Claims as typed data, sentences from one place: a fix or a sweep can say no more than its numbers.
+
+A report's sentence about a fix ("give the second player +2 points …") or a sweep ("fair at
+dirk_tiles = 3.4 …") is a claim a designer acts on. Each is first a record — what was asked, the
+numbers with their intervals, the study's practical threshold, and whether the evidence was
+*played* (a cell of the study ran with the setting) or *predicted* (recomputed from the scores of
+games played without it) — and only then words, rendered here and nowhere else:
+
+* :class:`FixClaim` and :func:`fix_status` / :func:`fix_sentence`: a score handicap. Played
+  evidence outranks prediction: once the handicap was played, the played interval alone decides
+  (``confirmed``: within ±t; ``refuted``: wholly beyond ±t; else ``played, not settled``) and a
+  refuted handicap is never recommended. Unplayed, "should be fair" is said only when the
+  *interval* of the predicted advantage lies within ±t. No handicap is said in points when the
+  game's score is not in points, nor when the run lacks what the recount needs.
+* :class:`SweepClaim` and :func:`sweep_status` / :func:`sweep_sentence`: a numeric option swept
+  over played cells. A played cell within ±t is the answer; a fitted line is read only when its
+  slope interval excludes 0 and a lack-of-fit test does not reject it; "never fair" only when every
+  played cell lies wholly beyond ±t on one side and the line agrees.
+
+Seats are named by turn order (the start player, the second player, …) everywhere. The
+threshold is printed beside every "fair", "confirmed" and "refuted".
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Literal
+
+from .stats.practical import classify
+from .words import MINUS, signed
+
+__all__ = [
+    "LACK_OF_FIT_ALPHA",
+    "FixClaim",
+    "Interval",
+    "SweepClaim",
+    "band_words",
+    "fix_sentence",
+    "fix_status",
+    "seat_name",
+    "sweep_sentence",
+    "sweep_status",
+]
+
+#: A lack-of-fit p-value below this rejects the straight line through a sweep's cells.
+LACK_OF_FIT_ALPHA = 0.05
+
+ORDINALS = ("start player", "second player", "third player", "fourth player", "fifth player", "sixth player")
+
+FixStatus = Literal[
+    "not measured", "not in points", "confirmed", "refuted", "played, not settled",
+    "predicted fair", "predicted not fair", "prediction not settled",
+]  # fmt: skip
+SweepStatus = Literal["fair where played", "fair on the fitted line", "never fair", "not settled"]
+
+
+@dataclass(frozen=True)
+class Interval:
+    """An estimate with its 95% interval (shares of win rate, or option values for a crossing)."""
+
+    value: float
+    lo: float
+    hi: float
+
+    def within(self, t: float) -> bool:
+        """The whole interval lies within ±t (fair or negligible against the threshold)."""
+        return classify(self.lo, self.hi, t) in ("fair", "negligible")
+
+    def beyond(self, t: float) -> bool:
+        """The whole interval lies beyond ±t on one side."""
+        return classify(self.lo, self.hi, t) == "matters"
+
+
+def seat_name(seat: int) -> str:
+    """A turn-order seat counted from 0 in the data, named for a reader: ``the second player``."""
+    return f"the {ORDINALS[seat]}" if seat < len(ORDINALS) else f"seat {seat + 1}"
+
+
+def band_words(t: float) -> str:
+    """``±1 point`` / ``±2 points`` of win rate."""
+    return f"±{100 * t:g} point{'' if abs(100 * t - 1) < 1e-9 else 's'}"
+
+
+def _pts(i: Interval) -> str:
+    return f"{signed(100 * i.value)} points [{signed(100 * i.lo)}, {signed(100 * i.hi)}]"
+
+
+@dataclass(frozen=True)
+class FixClaim:
+    """A score handicap for one question (a cell: game, player count, line-up) and its evidence.
+
+    ``handicap``: whole points per turn-order seat (index 0 = the start player, always 0);
+    ``fair_at``: the fractional handicap per seat that equalises the shares, with its interval
+    (points); ``predicted``: the start player's advantage the recorded scores give under
+    ``handicap`` had nobody played differently; ``played``: the start player's advantage of the
+    cell played with ``handicap`` (``None``: not played). ``score_unit``: ``None`` when the
+    game's score is not in points (``score_note`` says why); ``missing``: why the recount could
+    not be made (``None``: it was)."""
+
+    subject: str
+    handicap: tuple[int, ...]
+    fair_at: tuple[Interval, ...]
+    predicted: Interval | None
+    played: Interval | None
+    threshold: float
+    deals: int
+    played_deals: int = 0
+    score_unit: Literal["points"] | None = "points"
+    score_note: str = ""
+    missing: str | None = None
+
+
+def fix_status(c: FixClaim) -> FixStatus:
+    """What the evidence of ``c`` supports (see the module docstring)."""
+    if c.missing is not None:
+        return "not measured"
+    if c.score_unit is None:
+        return "not in points"
+    if c.played is not None:
+        if c.played.within(c.threshold):
+            return "confirmed"
+        return "refuted" if c.played.beyond(c.threshold) else "played, not settled"
+    if c.predicted is None:
+        return "not measured"
+    if c.predicted.within(c.threshold):
+        return "predicted fair"
+    return "predicted not fair" if c.predicted.beyond(c.threshold) else "prediction not settled"
+
+
+def _rule(c: FixClaim) -> str:
+    """``the second player +2 points`` / ``nothing`` (2 players: a negative handicap of the second
+    player is said as points to the start player)."""
+    h = list(c.handicap)
+    if len(h) == 2 and h[1] < 0:
+        h = [-h[1], 0]
+    given = [(seat, p) for seat, p in enumerate(h) if p]
+    if not given:
+        return "no handicap"
+    return "; ".join(f"{seat_name(s)} {p:+d} point{'' if abs(p) == 1 else 's'}" for s, p in given)
+
+
+def _fair_at(c: FixClaim) -> str:
+    seats = range(1, len(c.fair_at))
+    return "; ".join(
+        f"{seat_name(s)} {signed(c.fair_at[s].value)} [{signed(c.fair_at[s].lo)}, {signed(c.fair_at[s].hi)}]"
+        for s in seats
+    )
+
+
+def fix_sentence(c: FixClaim) -> str:
+    """The claim in words; never more than :func:`fix_status` supports."""
+    status = fix_status(c)
+    band = band_words(c.threshold)
+    if status == "not measured":
+        return f"Compensation for {c.subject} not measured: {c.missing or 'no recount was possible'}."
+    if status == "not in points":
+        why = c.score_note or "its score is not points"
+        return f"Compensation for {c.subject} is not given in points: {why}."
+    rule = _rule(c)
+    estimate = f"the recorded scores put fair at {_fair_at(c)} points ({c.deals:,} deals)"
+    if c.played is not None:
+        played = (
+            f"played with {rule} ({c.played_deals:,} deals), the start player's advantage is {_pts(c.played)}"
+        )
+        if status == "confirmed":
+            return (
+                f"Give {rule}: {played}, within {band}, so {c.subject} is fair at this skill level (played)."
+            )
+        if status == "refuted":
+            return f"Do not give {rule}: {estimate}, but {played}, beyond {band}; play refutes this handicap."
+        return f"{rule[0].upper()}{rule[1:]} is not settled: {played}, neither within nor beyond {band}."
+    assert c.predicted is not None
+    predicted = f"with {rule} the scores predict a start-player advantage of {_pts(c.predicted)}"
+    if status == "predicted fair":
+        return (
+            f"Give {rule}: {estimate}; {predicted}, within {band}, so {c.subject} should be fair at this "
+            "skill level (a prediction from the scores; not played)."
+        )
+    if status == "predicted not fair":
+        return (
+            f"No whole-point handicap is predicted fair for {c.subject}: {estimate}; {predicted}, beyond "
+            f"{band} (not played)."
+        )
+    return (
+        f"No handicap is shown fair for {c.subject} yet: {estimate}; {predicted}, neither within nor beyond "
+        f"{band} (not played; more deals needed)."
+    )
+
+
+@dataclass(frozen=True)
+class SweepClaim:
+    """A numeric option swept over played cells: each cell's value and start-player advantage,
+    the fitted line's slope (per unit, shares) and crossing of fair (option units; the interval
+    may be unbounded), and the lack-of-fit p-value of the straight line (``nan``: two values only,
+    untestable)."""
+
+    option: str
+    subject: str
+    cells: tuple[tuple[float, Interval], ...]
+    slope: Interval
+    crossing: Interval
+    lack_of_fit_p: float
+    threshold: float
+
+    @property
+    def x_min(self) -> float:
+        return min(x for x, _ in self.cells)
+
+    @property
+    def x_max(self) -> float:
+        return max(x for x, _ in self.cells)
+
+
+def _line_ok(c: SweepClaim) -> bool:
+    """The straight line may be read: its slope excludes 0 and lack of fit is not shown."""
+    slope_known = c.slope.lo > 0 or c.slope.hi < 0
+    return slope_known and not (c.lack_of_fit_p < LACK_OF_FIT_ALPHA)
+
+
+def sweep_status(c: SweepClaim) -> SweepStatus:
+    """What the played cells and the line support (see the module docstring)."""
+    if any(a.within(c.threshold) for _, a in c.cells):
+        return "fair where played"
+    bounded = math.isfinite(c.crossing.lo) and math.isfinite(c.crossing.hi)
+    inside = c.x_min <= c.crossing.value <= c.x_max
+    if _line_ok(c) and bounded and inside:
+        return "fair on the fitted line"
+    all_above = all(a.beyond(c.threshold) and a.lo > 0 for _, a in c.cells)
+    all_below = all(a.beyond(c.threshold) and a.hi < 0 for _, a in c.cells)
+    if (all_above or all_below) and _line_ok(c) and not inside:
+        return "never fair"
+    return "not settled"
+
+
+def _x(v: float) -> str:
+    return f"{v:.2f}".replace("-", MINUS) if math.isfinite(v) else ("∞" if v > 0 else f"{MINUS}∞")
+
+
+def _fit_words(c: SweepClaim) -> str:
+    s = c.slope
+    slope = f"{signed(100 * s.value, 2)} [{signed(100 * s.lo, 2)}, {signed(100 * s.hi, 2)}] points per unit"
+    fit = (
+        "lack of fit not testable"
+        if math.isnan(c.lack_of_fit_p)
+        else f"lack-of-fit p = {c.lack_of_fit_p:.2f}"
+    )
+    return f"fitted line {slope}, {fit}"
+
+
+def sweep_sentence(c: SweepClaim) -> str:
+    """The sweep in words; never more than :func:`sweep_status` supports."""
+    status = sweep_status(c)
+    band = band_words(c.threshold)
+    if status == "fair where played":
+        fair = [(x, a) for x, a in c.cells if a.within(c.threshold)]
+        where = "; ".join(f"{c.option} = {x:g}: {_pts(a)}" for x, a in fair)
+        return f"Fair within {band} where played ({c.subject}): {where}."
+    if status == "fair on the fitted line":
+        cr = c.crossing
+        return (
+            f"Fair within {band} at {c.option} = {_x(cr.value)} [{_x(cr.lo)}, {_x(cr.hi)}] on the fitted "
+            f"line ({c.subject}; {_fit_words(c)}); no played value is within {band}, so this is a prediction."
+        )
+    if status == "never fair":
+        side = "ahead" if c.cells[0][1].lo > 0 else "behind"
+        return (
+            f"Never fair between {c.x_min:g} and {c.x_max:g} ({c.subject}): every played value leaves the "
+            f"start player {side} beyond {band}, and the fitted line crosses fair only outside the range "
+            f"({_fit_words(c)})."
+        )
+    return (
+        f"Not settled ({c.subject}): no played value of {c.option} is shown within {band}, and the played "
+        f"values and the fitted line ({_fit_words(c)}) do not show where or whether it becomes fair."
+    )

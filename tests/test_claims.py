@@ -1,0 +1,207 @@
+"""Every rendered claim is implied by its record: property tests over a grid of estimates,
+intervals, thresholds, deal counts and evidence (Hypothesis), plus worked cases from the review."""
+
+from __future__ import annotations
+
+import math
+import re
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from analysis.claims import (
+    FixClaim,
+    Interval,
+    SweepClaim,
+    fix_sentence,
+    fix_status,
+    sweep_sentence,
+    sweep_status,
+)
+
+THRESHOLDS = st.sampled_from([0.01, 0.02, 0.03, 0.05])
+
+
+@st.composite
+def intervals(draw: st.DrawFn, scale: float = 0.2) -> Interval:
+    value = draw(st.floats(-scale, scale, allow_nan=False))
+    below = draw(st.floats(0, scale / 2, allow_nan=False))
+    above = draw(st.floats(0, scale / 2, allow_nan=False))
+    return Interval(value, value - below, value + above)
+
+
+def _inside(i: Interval, t: float) -> bool:
+    """Written again from the definition, not through the module: the whole interval within ±t."""
+    return -t <= i.lo and i.hi <= t
+
+
+def _outside(i: Interval, t: float) -> bool:
+    return i.lo > t or i.hi < -t
+
+
+@st.composite
+def fix_claims(draw: st.DrawFn) -> FixClaim:
+    n = draw(st.integers(2, 5))
+    handicap = (0, *draw(st.lists(st.integers(-6, 6), min_size=n - 1, max_size=n - 1)))
+    fair_at = (Interval(0, 0, 0), *(draw(intervals(8.0)) for _ in range(n - 1)))
+    played = draw(st.none() | intervals())
+    unit = draw(st.sampled_from(["points", "points", "points", None]))
+    return FixClaim(
+        subject=f"{n}-player Game",
+        handicap=handicap,
+        fair_at=fair_at,
+        predicted=draw(st.none() | intervals()) if played is None else draw(intervals()),
+        played=played,
+        threshold=draw(THRESHOLDS),
+        deals=draw(st.integers(1, 50_000)),
+        played_deals=draw(st.integers(1, 50_000)),
+        score_unit=unit,  # type: ignore[arg-type]
+        score_note="its score is a ranking key, not points",
+        missing=draw(st.none() | st.just("the run predates the tiebreak column")),
+    )
+
+
+@settings(max_examples=1500, deadline=None)
+@given(fix_claims())
+def test_a_fix_sentence_never_says_more_than_its_numbers(c: FixClaim) -> None:
+    text = fix_sentence(c)
+    t = c.threshold
+    recommends = text.startswith("Give ")
+    if "should be fair" in text:
+        assert c.played is None and c.predicted is not None and _inside(c.predicted, t)
+    if recommends:
+        assert c.missing is None and c.score_unit == "points"
+        if c.played is not None:  # played evidence outranks prediction
+            assert _inside(c.played, t)
+        else:
+            assert c.predicted is not None and _inside(c.predicted, t)
+    if c.played is not None and not _inside(c.played, t):
+        assert not recommends and "should be fair" not in text
+    if "refutes" in text:
+        assert c.played is not None and _outside(c.played, t)
+    if "is fair at this skill level (played)" in text:
+        assert c.played is not None and _inside(c.played, t)
+    if c.missing is not None or c.score_unit is None:  # no number in points at all
+        assert not re.search(r"\d\s*points?\b", text) and not recommends
+    if re.search(r"\bfair\b", text) and c.missing is None and c.score_unit is not None:
+        assert f"±{100 * t:g} point" in text  # the threshold beside every "fair"
+    assert not re.search(r"\bseat [01]\b", text)  # seats by turn order, never from 0
+    if c.played is not None and fix_status(c) not in ("not measured", "not in points"):
+        assert f"{c.played_deals:,} deals" in text
+
+
+@st.composite
+def sweep_claims(draw: st.DrawFn) -> SweepClaim:
+    xs = draw(st.lists(st.integers(0, 10), min_size=2, max_size=6, unique=True))
+    cells = tuple((float(x), draw(intervals())) for x in sorted(xs))
+    slope = draw(intervals(0.1))
+    bounded = draw(st.booleans())
+    cross = draw(intervals(15.0))
+    crossing = cross if bounded else Interval(cross.value, -math.inf, math.inf)
+    p = draw(st.sampled_from([math.nan, 0.001, 0.04, 0.2, 0.9]))
+    return SweepClaim("k", "2 players, greedy", cells, slope, crossing, p, draw(THRESHOLDS))
+
+
+@settings(max_examples=1500, deadline=None)
+@given(sweep_claims())
+def test_a_sweep_sentence_never_says_more_than_its_numbers(c: SweepClaim) -> None:
+    text = sweep_sentence(c)
+    t = c.threshold
+    played_fair = [a for _, a in c.cells if _inside(a, t)]
+    slope_known = c.slope.lo > 0 or c.slope.hi < 0
+    line_fits = not (c.lack_of_fit_p < 0.05)
+    if text.startswith("Never fair"):
+        assert not played_fair and slope_known and line_fits
+        assert all(a.lo > t for _, a in c.cells) or all(a.hi < -t for _, a in c.cells)
+        assert not c.x_min <= c.crossing.value <= c.x_max
+    if "where played" in text:
+        assert played_fair
+    if "on the fitted line" in text:
+        assert not played_fair and slope_known and line_fits
+        assert math.isfinite(c.crossing.lo) and math.isfinite(c.crossing.hi)
+        assert c.x_min <= c.crossing.value <= c.x_max
+    assert f"±{100 * t:g} point" in text
+
+
+# --- the review's cases, worked by hand -----------------------------------------------------------
+
+
+def _claim(**kw: object) -> FixClaim:
+    base: dict[str, object] = dict(
+        subject="2-player Hiroba",
+        handicap=(0, 0),
+        fair_at=(Interval(0, 0, 0), Interval(0.4, -0.3, 1.1)),
+        predicted=Interval(0.021, 0.003, 0.039),
+        played=None,
+        threshold=0.01,
+        deals=900,
+    )
+    base.update(kw)
+    return FixClaim(**base)  # type: ignore[arg-type]
+
+
+def test_give_nothing_is_not_said_fair_when_its_own_prediction_is_not():
+    # hiroba-skill greedy: "give the second player nothing … should be fair" with +2.1 [+0.3, +3.9]
+    c = _claim()
+    assert fix_status(c) == "prediction not settled"
+    assert "should be fair" not in fix_sentence(c) and not fix_sentence(c).startswith("Give")
+
+
+def test_a_handicap_refuted_by_play_is_never_recommended():
+    # hiroba-handicap: +2 to the start player played −5.2 [−6.0, −4.5]
+    c = _claim(
+        handicap=(0, -2), predicted=Interval(0.0, -0.004, 0.004), played=Interval(-0.052, -0.06, -0.045)
+    )
+    assert fix_status(c) == "refuted"
+    text = fix_sentence(c)
+    assert text.startswith("Do not give the start player +2 points") and "−5.2 points [−6.0, −4.5]" in text
+
+
+def test_a_score_that_is_not_points_gets_no_handicap_in_points():
+    c = _claim(score_unit=None, score_note="Taluva's score is a ranking key (+1,000,000 for an instant win)")
+    assert fix_status(c) == "not in points"
+    assert "+990104" not in fix_sentence(c) and "ranking key" in fix_sentence(c)
+
+
+def test_a_run_without_tiebreaks_is_refused_for_compensation():
+    c = _claim(missing="the run predates the tiebreak column; re-run the study to measure it")
+    assert fix_sentence(c).startswith("Compensation for 2-player Hiroba not measured: the run predates")
+
+
+def test_never_fair_is_not_said_when_a_played_cell_is_fair():
+    # hiroba-handicap (threshold ±2 points): the −3 cell plays −0.5 [−1.3, +0.3] next to "never fair"
+    cells = (
+        (-3.0, Interval(-0.005, -0.013, 0.003)),
+        (0.0, Interval(-0.03, -0.04, -0.02)),
+        (3.0, Interval(-0.06, -0.07, -0.05)),
+    )
+    c = SweepClaim(
+        "handicap",
+        "2 players",
+        cells,
+        Interval(-0.009, -0.012, -0.006),
+        Interval(-3.6, -4.5, -2.9),
+        0.3,
+        0.02,
+    )
+    assert sweep_status(c) == "fair where played"
+    assert "handicap = -3: −0.5 points [−1.3, +0.3]" in sweep_sentence(c)
+
+
+def test_a_slope_interval_holding_zero_never_says_never_fair():
+    # the four dirk_tiles sweeps: "never fair" with slope intervals that include 0
+    cells = tuple((float(x), Interval(-0.05, -0.06, -0.04)) for x in range(4))
+    c = SweepClaim(
+        "dirk_tiles",
+        "2 players",
+        cells,
+        Interval(0.002, -0.001, 0.005),
+        Interval(20.0, -math.inf, math.inf),
+        0.5,
+        0.01,
+    )
+    assert sweep_status(c) == "not settled"
+    curved = SweepClaim(
+        "dirk_tiles", "2 players", cells, Interval(0.01, 0.008, 0.012), Interval(5.0, 4.5, 5.5), 0.001, 0.01
+    )
+    assert sweep_status(curved) == "not settled"  # lack of fit: no straight-line reading
