@@ -158,23 +158,24 @@ def fix_sentence(c: FixClaim) -> str:
         why = c.score_note or "its score is not points"
         return f"Compensation for {c.subject} is not given in points: {why}."
     rule = _rule(c)
+    none = rule == "no handicap"
+    give = "No handicap is needed" if none else f"Give {rule}"
     estimate = f"the recorded scores put fair at {_fair_at(c)} points ({c.deals:,} deals)"
     if c.played is not None:
-        played = (
-            f"played with {rule} ({c.played_deals:,} deals), the start player's advantage is {_pts(c.played)}"
-        )
+        how = "without one" if none else f"with {rule}"
+        played = f"played {how} ({c.played_deals:,} deals), the start player's advantage is {_pts(c.played)}"
         if status == "confirmed":
-            return (
-                f"Give {rule}: {played}, within {band}, so {c.subject} is fair at this skill level (played)."
-            )
+            return f"{give}: {played}, within {band}, so {c.subject} is fair at this skill level (played)."
         if status == "refuted":
-            return f"Do not give {rule}: {estimate}, but {played}, beyond {band}; play refutes this handicap."
-        return f"{rule[0].upper()}{rule[1:]} is not settled: {played}, neither within nor beyond {band}."
+            head = f"No handicap fixes {c.subject} yet" if none else f"Do not give {rule}"
+            return f"{head}: {estimate}, but {played}, beyond {band}; play refutes this handicap."
+        head = f"Without a handicap {c.subject}" if none else f"{c.subject} with {rule}"
+        return f"{head} is not settled: {played}, neither within nor beyond {band}."
     assert c.predicted is not None
     predicted = f"with {rule} the scores predict a start-player advantage of {_pts(c.predicted)}"
     if status == "predicted fair":
         return (
-            f"Give {rule}: {estimate}; {predicted}, within {band}, so {c.subject} should be fair at this "
+            f"{give}: {estimate}; {predicted}, within {band}, so {c.subject} should be fair at this "
             "skill level (a prediction from the scores; not played)."
         )
     if status == "predicted not fair":

@@ -27,11 +27,23 @@ from typing import Any
 import numpy as np
 import polars as pl
 
+from .claims import FixClaim, Interval, SweepClaim
+from .games import section
 from .model import CellInfo, StudyAnalysis
-from .stats.compensation import Compensation, compensation, outcomes, win_shares
+from .stats.compensation import NO_TIEBREAK, Compensation, compensation, outcomes, win_shares
+from .stats.intervals import clustered_wilson
 from .stats.sweep import Crossing, crossing, fit_rows
 
-__all__ = ["CellFix", "Sweep", "cell_fixes", "sweeps"]
+__all__ = [
+    "CellFix",
+    "Sweep",
+    "cell_fixes",
+    "fix_claim",
+    "subject",
+    "sweep_claim",
+    "sweeps",
+    "unmeasured_claims",
+]
 
 HANDICAP = "handicap"
 #: Confirmation readings of a cell's practical class.
@@ -49,8 +61,13 @@ class CellFix:
     confirm_cell: str | None = None
     confirm_finding: str | None = None
     confirm_advantage: tuple[float, float, float] | None = None
-    #: The start-player advantage the recorded scores predict under the whole-point handicap.
+    #: The start-player advantage the recorded scores predict under the whole-point handicap, and
+    #: its 95% interval (deal-clustered Wilson on the start player's predicted win share).
     predicted: float = float("nan")
+    predicted_lo: float = float("nan")
+    predicted_hi: float = float("nan")
+    #: Units (deals when paired, else games) of the cell played with the handicap.
+    confirm_units: int = 0
     #: The handicap ``cell`` was played with (the estimate is the whole handicap, not a change).
     played_at: tuple[int, ...] = ()
     step: int = 0
@@ -103,6 +120,8 @@ def cell_fixes(s: StudyAnalysis) -> list[CellFix]:
     by_rest: dict[str, list[CellInfo]] = defaultdict(list)
     for c in s.balance:
         by_rest[_rest_key(c, HANDICAP)].append(c)
+    if unmeasured_claims(s):  # no compensation in points for this game or run
+        return []
     fixes = []
     for c in s.balance:
         if not any(handicap_of(c)):
@@ -131,8 +150,17 @@ def _fix(s: StudyAnalysis, c: CellInfo, same: list[CellInfo], step: int) -> Cell
     comp = compensation(games)
     whole = list(comp.whole())
     shares = win_shares(games.scores, games.tiebreaks, np.array(whole, dtype=float))
-    predicted = float(shares[:, 0].mean()) - 1 / c.n_players
-    fix = CellFix(c, comp, predicted=predicted, played_at=tuple(played), step=step)
+    per_unit = np.bincount(games.deal, shares[:, 0]) / np.bincount(games.deal)
+    p = clustered_wilson(per_unit).shifted(-1 / c.n_players)
+    fix = CellFix(
+        c,
+        comp,
+        predicted=p.estimate,
+        predicted_lo=p.lo,
+        predicted_hi=p.hi,
+        played_at=tuple(played),
+        step=step,
+    )
     # The cell played with the whole value; the cell itself when its own games put fair at its own
     # handicap (an unhandicapped cell that needs none is its own confirmation).
     match = next((o for o in same if handicap_of(o) == whole), None)
@@ -140,7 +168,13 @@ def _fix(s: StudyAnalysis, c: CellInfo, same: list[CellInfo], step: int) -> Cell
         return fix
     r = s.advantage_row(match.id)
     result = (r["advantage"], r["lo"], r["hi"])
-    return replace(fix, confirm_cell=match.id, confirm_finding=str(r["finding"]), confirm_advantage=result)
+    return replace(
+        fix,
+        confirm_cell=match.id,
+        confirm_finding=str(r["finding"]),
+        confirm_advantage=result,
+        confirm_units=int(r.get("units") or 0),
+    )
 
 
 def _raw(cell: CellInfo, option: str) -> Any:
@@ -219,6 +253,67 @@ def sweeps_of(
             name = _sweep_name(option, [_raw(c, option) for c in group])
             found.append(Sweep(name, label, tuple((c.id, x) for c, x in members), fit))
     return found
+
+
+def subject(s: StudyAnalysis, c: CellInfo) -> str:
+    """``2-player Hiroba (greedy)``: the question a fix answers, for its sentence."""
+    game = (s.game or "the game").capitalize()
+    return f"{c.n_players}-player {game} ({c.name})" if c.name else f"{c.n_players}-player {game}"
+
+
+def _interval(v: float, lo: float, hi: float) -> Interval:
+    return Interval(float(v), float(lo), float(hi))
+
+
+def fix_claim(s: StudyAnalysis, f: CellFix, about: CellInfo | None = None) -> FixClaim:
+    """The fix ``f`` as a typed claim (:mod:`analysis.claims`): the estimate, the prediction with
+    its interval, the played result when the study played it, the study's threshold; ``about``:
+    the unhandicapped cell whose question the fix answers (default: ``f``'s own cell)."""
+    played = _interval(*f.confirm_advantage) if f.confirm_advantage is not None else None
+    return FixClaim(
+        subject=subject(s, about or f.cell),
+        handicap=f.comp.whole(),
+        fair_at=tuple(_interval(*v) for v in zip(f.comp.points, f.comp.lo, f.comp.hi, strict=True)),
+        predicted=_interval(f.predicted, f.predicted_lo, f.predicted_hi),
+        played=played,
+        threshold=s.threshold,
+        deals=f.comp.n_deals,
+        played_deals=f.confirm_units,
+    )
+
+
+def unmeasured_claims(s: StudyAnalysis) -> list[FixClaim]:
+    """Claims that say why no compensation in points is given (the score is not points, or the run
+    lacks the tie-break column); empty when compensation can be measured."""
+    game = section(s.game)
+    missing = None if all("tiebreak" in r.columns for r in s.rows.values()) else NO_TIEBREAK
+    if game.score_in_points and missing is None:
+        return []
+    cells = [c for c in s.balance if not any(handicap_of(c))]
+    return [
+        FixClaim(subject(s, c), (0,) * c.n_players, (), None, None, s.threshold, 0,
+                 score_unit="points" if game.score_in_points else None, score_note=game.score_note,
+                 missing=missing)
+        for c in cells
+    ]  # fmt: skip
+
+
+def sweep_claim(s: StudyAnalysis, w: Sweep) -> SweepClaim:
+    """The sweep ``w`` as a typed claim: every played cell's advantage beside the fitted line."""
+    cells = []
+    for cell, x in sorted(w.cells, key=lambda t: t[1]):
+        r = s.advantage_row(cell)
+        cells.append((x, _interval(r["advantage"], r["lo"], r["hi"])))
+    fit = w.fit
+    return SweepClaim(
+        option=w.option,
+        subject=w.label,
+        cells=tuple(cells),
+        slope=_interval(fit.slope, fit.slope_lo, fit.slope_hi),
+        crossing=_interval(fit.value, fit.lo, fit.hi),
+        lack_of_fit_p=fit.lack_of_fit_p,
+        threshold=s.threshold,
+    )
 
 
 def summary(s: StudyAnalysis) -> dict[str, Any]:

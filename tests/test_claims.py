@@ -66,7 +66,7 @@ def fix_claims(draw: st.DrawFn) -> FixClaim:
 def test_a_fix_sentence_never_says_more_than_its_numbers(c: FixClaim) -> None:
     text = fix_sentence(c)
     t = c.threshold
-    recommends = text.startswith("Give ")
+    recommends = text.startswith(("Give ", "No handicap is needed"))
     if "should be fair" in text:
         assert c.played is None and c.predicted is not None and _inside(c.predicted, t)
     if recommends:
@@ -205,3 +205,46 @@ def test_a_slope_interval_holding_zero_never_says_never_fair():
         "dirk_tiles", "2 players", cells, Interval(0.01, 0.008, 0.012), Interval(5.0, 4.5, 5.5), 0.001, 0.01
     )
     assert sweep_status(curved) == "not settled"  # lack of fit: no straight-line reading
+
+
+# --- through a run: the game's declaration and the run's columns decide ------------------------
+
+
+def _fix_lines(tmp_path, game: str, monkeypatch=None, drop: str | None = None) -> list[str]:
+    import helpers_runs
+    import pyarrow as pa
+    from helpers_runs import write_run
+
+    from analysis import analyse
+    from analysis.fairness import cell_fixes, sweeps
+    from analysis.report.fairness import fairness_findings
+
+    if drop is not None:
+        real = helpers_runs.rust_core.simulate
+
+        def without(*args, **kw):
+            rb = real(*args, **kw)
+            keep = [i for i, f in enumerate(rb.schema) if f.name != drop]
+            return pa.RecordBatch.from_arrays(
+                [rb.column(i) for i in keep], schema=pa.schema([rb.schema.field(i) for i in keep])
+            )
+
+        monkeypatch.setattr(helpers_runs.rust_core, "simulate", without)
+    cells = [{"id": "g2", "agents": ["greedy", "greedy"], "games": 40}]
+    run = write_run(tmp_path / game, name=f"{game}-fix", game=game, pair_seats=True, cells=cells, batch=40)
+    s = analyse(run)
+    return [f.sentence for f in fairness_findings(s, cell_fixes(s), sweeps(s))]
+
+
+def test_taluva_gets_no_handicap_in_points(tmp_path):
+    (line,) = _fix_lines(tmp_path, "taluva")
+    assert line.startswith("Compensation for 2-player Taluva") and "ranking key" in line
+    assert not re.search(r"[+−]\d+ points", line)
+
+
+def test_a_run_without_the_tiebreak_column_is_refused_not_read_as_zero(tmp_path, monkeypatch):
+    (line,) = _fix_lines(tmp_path, "hiroba", monkeypatch, drop="tiebreak")
+    assert "not measured: the run predates the tiebreak column" in line
+    monkeypatch.undo()
+    (measured,) = _fix_lines(tmp_path / "with", "hiroba")
+    assert "recorded scores put fair at the second player" in measured

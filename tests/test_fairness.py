@@ -11,7 +11,7 @@ import polars as pl
 import pytest
 
 import rust_core
-from analysis.stats.compensation import Outcomes, compensation, describe, fair_handicap, outcomes, win_shares
+from analysis.stats.compensation import Outcomes, compensation, fair_handicap, outcomes, win_shares
 from analysis.stats.sweep import crossing
 from pipeline.cli import main
 from pipeline.study import StudyError, parse_text
@@ -75,10 +75,7 @@ def test_bootstrap_compensation_recovers_a_known_shift():
     assert abs(c.points[1] - 3) < 0.5
     assert c.lo[1] <= 3 <= c.hi[1] and c.hi[1] - c.lo[1] < 1.5
     assert c.whole() == (0, 3)
-    assert "the second player +3 points" in describe(c, "coin", 2)
-    assert "the start player +3 points" in describe(
-        compensation(_synthetic([0, 3], 4000, 2), resamples=50), "coin", 2
-    )
+    assert compensation(_synthetic([0, 3], 4000, 2), resamples=50).whole() == (0, -3)
 
 
 def _recount(o: Outcomes, weights: np.ndarray, h: np.ndarray) -> np.ndarray:
@@ -181,9 +178,10 @@ def test_a_refuted_fix_is_re_estimated_from_the_games_that_refuted_it():
     assert second.played_at == (0, -1) and second.comp.whole() == (0, -3)
     assert second.confirm_cell == "start_3" and second.reading == "confirmed" and second.agrees
     words = chain_words(s, chain)  # type: ignore[arg-type]
-    assert "refuted" in words
-    assert "re-estimated from the games played with the start player +1 point" in words
-    assert words.endswith("(confirmed by play)")
+    refuted, confirmed = words.split(". Give ")
+    assert refuted.startswith("Do not give the start player +1 point:") and "play refutes" in refuted
+    assert confirmed.startswith("the start player +3 points: played with the start player +3 points")
+    assert words.endswith("within ±3 points, so 2-player Coin (none) is fair at this skill level (played).")
     # Without the cell that plays the new value, the chain ends at an estimate not yet played.
     s = _Fake({"none": (1, 0), "start_1": (3, -1)})
     *_, last = cell_fixes(s)  # type: ignore[arg-type]

@@ -115,6 +115,10 @@ class GameSection:
     methods: str = ""
     glossary: tuple[tuple[str, str], ...] = ()
     ladder_values: Callable[[StudyAnalysis, str], list[LadderValue]] | None = None
+    #: Whether the ``score`` column is in points a rule could hand out (a score handicap then means
+    #: something); ``False`` for a ranking key, with ``score_note`` saying what it is instead.
+    score_in_points: bool = True
+    score_note: str = ""
 
 
 NO_SECTION = GameSection()

@@ -83,6 +83,11 @@ def _sections(s: StudyAnalysis) -> list[Section]:
 
 SECTION = GameSection(
     tables=_tables,
+    score_in_points=False,
+    score_note=(
+        "Taluva's score is a ranking key (100,000 + 10,000 per temple + 100 per tower + huts, plus "
+        "1,000,000 for an instant win), not points a rule could give"
+    ),
     sections=_sections,
     methods=(
         "Taluva's per-seat figures are means over deals (games without paired seats) with Student-t "

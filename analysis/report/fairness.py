@@ -5,11 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..claims import band_words, fix_sentence, fix_status, seat_name, sweep_sentence
 from ..content import Finding
-from ..fairness import CellFix, Sweep, cell_fixes, sweeps
+from ..fairness import CellFix, Sweep, cell_fixes, fix_claim, subject, sweep_claim, sweeps, unmeasured_claims
 from ..model import StudyAnalysis
-from ..stats.compensation import describe
-from ..stats.practical import SHORT
 from ..words import pts, signed
 from .doc import Doc
 
@@ -27,53 +26,34 @@ def _chains(fixes: list[CellFix]) -> list[list[CellFix]]:
     return chains
 
 
-def _played_words(h: tuple[int, ...]) -> str:
-    """A handicap as played, e.g. "with the start player +2 points"."""
-    if len(h) == 2:
-        who, points = ("start", -h[1]) if h[1] <= 0 else ("second", h[1])
-        return f"with the {who} player {points:+d} point{'' if abs(points) == 1 else 's'}"
-    return "with " + "; ".join(f"seat {i} {p:+d}" for i, p in enumerate(h) if p)
-
-
 def chain_words(s: StudyAnalysis, chain: list[CellFix]) -> str:
-    """A cell's fix in words: each estimate played in turn, then the last estimate."""
-    last = chain[-1]
-    said = describe(last.comp, s.game, last.cell.n_players, last.reading)
-    if len(chain) == 1:
-        return said
-    steps = []
-    for f in chain:
-        if f.confirm_advantage is None or f.confirm_cell == f.cell.id:
-            continue
-        source = (
-            "the unhandicapped games"
-            if not f.step
-            else f"re-estimated from the games played {_played_words(f.played_at)}, they"
-        )
-        text = (
-            f"{source} put fair {_played_words(f.comp.whole())}; played so, the advantage is "
-            f"{_points(*f.confirm_advantage)}: {f.reading}"
-        )
-        if not f.agrees:
-            text += f" (the scores predicted {pts(f.predicted)}: the agents play differently with it)"
-        steps.append(text)
-    return "; ".join(steps) + f"; so {said}"
+    """A cell's fix in words: each estimate the study played, in turn, then the last estimate; every
+    sentence made from its typed claim (:mod:`analysis.claims`)."""
+    steps = [f for f in chain[:-1] if f.confirm_advantage is not None]
+    return " ".join(fix_sentence(fix_claim(s, f, chain[0].cell)) for f in [*steps, chain[-1]])
+
+
+def _seat_words(f: CellFix) -> str:
+    return "; ".join(
+        f"{seat_name(i)}: {signed(f.comp.points[i])} [{signed(f.comp.lo[i])}, {signed(f.comp.hi[i])}]"
+        for i in range(1, f.cell.n_players)
+    )
+
+
+def _rule_words(h: tuple[int, ...]) -> str:
+    given = [f"{seat_name(i)} {p:+d}" for i, p in enumerate(h) if p]
+    return "; ".join(given) if given else "none"
 
 
 def _fix_row(s: StudyAnalysis, f: CellFix) -> list[object]:
-    seats = [
-        f"seat {i}: {signed(f.comp.points[i])} [{signed(f.comp.lo[i])}, {signed(f.comp.hi[i])}]"
-        for i in range(1, f.cell.n_players)
-    ]
-    played = "—"
+    claim = fix_claim(s, f)
+    played = "not played"
     if f.confirm_cell is not None and f.confirm_advantage is not None:
-        a, lo, hi = f.confirm_advantage
-        agree = "agrees with" if f.agrees else "differs from"
-        played = f"{s.short(f.confirm_cell)}: {_points(a, lo, hi)} → {f.reading}; {agree} the prediction"
-        if f.confirm_cell == f.cell.id:
-            played = f"this cell: {_points(a, lo, hi)} → {f.reading}; its own games put fair at its handicap"
+        where = "this cell" if f.confirm_cell == f.cell.id else s.short(f.confirm_cell)
+        played = f"{where}: {_points(*f.confirm_advantage)}"
     source = f.cell.name if not f.step else f"{f.cell.name} (re-estimate {f.step})"
-    return [source, "; ".join(seats), str(list(f.comp.whole())), pts(f.predicted), played]
+    predicted = _points(f.predicted, f.predicted_lo, f.predicted_hi)
+    return [source, _seat_words(f), _rule_words(f.comp.whole()), predicted, played, fix_status(claim)]
 
 
 def _points(a: float, lo: float, hi: float) -> str:
@@ -107,14 +87,42 @@ def fairness_findings(s: StudyAnalysis, fixes: list[CellFix], found: list[Sweep]
     rounds = [r["fairest"] for r in s.manifest.get("precision_rounds") or [] if "fairest" in r]
     if rounds:
         return [Finding("Fairest setting", _first_up(str(rounds[-1].get("line", ""))) + ".")]
-    out = [
-        Finding(f"Fix for {chain[0].cell.name}", _first_up(chain_words(s, chain)) + ".")
+    out = [Finding(f"Handicap for {c.subject}", fix_sentence(c)) for c in unmeasured_claims(s)]
+    out += [
+        Finding(f"Handicap for {subject(s, chain[0].cell)}", chain_words(s, chain))
         for chain in _chains(fixes)
     ]
-    out += [
-        Finding(f"Sweep of {w.option} ({w.label})", _first_up(w.fit.words(w.option)) + ".") for w in found
-    ]
+    out += [Finding(f"Sweep of {w.option} ({w.label})", sweep_sentence(sweep_claim(s, w))) for w in found]
     return out
+
+
+def _fixes(doc: Doc, s: StudyAnalysis, fixes: list[CellFix]) -> None:
+    doc.para(
+        "Compensation in points: the score handicap per turn-order seat (the start player's is 0) that "
+        "would equalise the seats' win shares, recomputed from the recorded scores and tie-breaks of "
+        "every game (equal handicapped scores fall to the game's tie-break), with a 95% deal-level "
+        "bootstrap interval. A rule can only add whole points. The predicted advantage (with its 95% "
+        "interval) is what the recorded scores give under that whole-point handicap had nobody played "
+        "differently: a prediction. Played evidence outranks it: a cell of the study played with the "
+        "handicap confirms it (its start-player advantage wholly within the threshold, "
+        f"{band_words(s.threshold)}), refutes it (wholly beyond) or leaves it not settled, and a refuted "
+        "handicap is never recommended. Unplayed, a handicap is said to be fair only when the predicted "
+        "interval lies within the threshold. Where play refutes an estimate, the fix is estimated again "
+        "from the games of the cell that refuted it (rows marked re-estimate)."
+    )
+    for chain in _chains(fixes):
+        doc.para(chain_words(s, chain))
+    doc.table(
+        [
+            "cell",
+            "fair handicap, points [95% CI]",
+            "as a rule, points",
+            "predicted advantage with it, points [95% CI]",
+            "played with it: advantage, points [95% CI]",
+            "reading",
+        ],
+        [_fix_row(s, f) for f in fixes],
+    )
 
 
 def fairness_section(
@@ -127,41 +135,22 @@ def fairness_section(
     if not fixes and not found and not has_fairest:
         return
     doc.heading("From diagnosis to fix")
+    for c in unmeasured_claims(s):
+        doc.para(fix_sentence(c))
     if fixes:
-        doc.para(
-            "Compensation in points: the score handicap per turn-order seat (the start player's is 0) that "
-            "would equalise the seats' win shares, recomputed from the recorded scores and tie-breaks of "
-            "every game (equal handicapped scores fall to the game's tie-break), with a 95% deal-level "
-            "bootstrap interval. A rule can only add whole points; a cell of the study played with that "
-            "handicap confirms the fix (its start-player advantage within the practical threshold) or "
-            "refutes it. The predicted advantage is what the recorded scores give under that whole-point "
-            "handicap had nobody played differently; the played cell agrees with it when its interval holds "
-            "it (a disagreement means the agents play differently with the handicap). Where play refutes "
-            "an estimate, the fix is estimated again from the games of the cell that refuted it (the "
-            "handicap taken off their scores) and confirmed by the cell played with the new value, along "
-            "the handicaps the study played (rows marked re-estimate)."
-        )
-        for chain in _chains(fixes):
-            doc.para(f"{chain[0].cell.name}: {chain_words(s, chain)}.")
-        doc.table(
-            [
-                "cell",
-                "fair handicap, points [95% CI]",
-                "as a rule",
-                "predicted advantage with it, points",
-                "played with it: advantage, points → reading",
-            ],
-            [_fix_row(s, f) for f in fixes],
-        )
+        _fixes(doc, s, fixes)
     for w in found:
         cells = ", ".join(f"{x:g}" for _, x in sorted(w.cells, key=lambda t: t[1]))
-        doc.para(f"Sweep of {w.option} ({w.label}; values {cells}): {w.fit.words(w.option)}.")
+        doc.para(f"Sweep of {w.option} ({w.label}; values {cells}): {sweep_sentence(sweep_claim(s, w))}")
     if found:
         doc.para(
-            "Sweep fits: the start player's win share of every game against the option's value, a straight "
-            "line fitted by a Gaussian GLM with deal-clustered errors; the crossing of fair with Fieller's "
-            f"95% interval. Reading against the practical threshold (±{100 * s.threshold:g} points): "
-            + "; ".join(f"{k}: {v}" for k, v in SHORT.items())
-            + "."
+            "Sweeps: a played value whose start-player advantage lies within the threshold "
+            f"({band_words(s.threshold)}) answers the question directly. Otherwise the start player's win "
+            "share of every game is fitted against the option's value by a straight line (Gaussian GLM, "
+            "deal-clustered errors), read only when its slope's 95% interval excludes 0 and a lack-of-fit "
+            "test (the line against one mean per value, Wald test, p below 0.05 rejects it) does not reject "
+            'it; its crossing of fair carries Fieller\'s 95% interval and is a prediction. "Never fair" is '
+            "said only when every played value lies wholly beyond the threshold on one side and the line "
+            "crosses fair outside the swept range."
         )
     _fairest(doc, s)

@@ -27,10 +27,23 @@ import numpy as np
 import polars as pl
 from scipy.stats import bootstrap
 
-from ..words import signed
 from .intervals import ALPHA
 
-__all__ = ["Compensation", "Outcomes", "compensation", "fair_handicap", "outcomes", "win_shares"]
+__all__ = [
+    "NO_TIEBREAK",
+    "Compensation",
+    "Outcomes",
+    "compensation",
+    "fair_handicap",
+    "outcomes",
+    "win_shares",
+]
+
+#: Why a run without the ``tiebreak`` column gets no compensation.
+NO_TIEBREAK = (
+    "the run predates the tiebreak column, so equal handicapped scores cannot be ranked as the game "
+    "ranks them; run the study again to measure it"
+)
 
 #: Bootstrap resamples (percentile intervals).
 RESAMPLES = 400
@@ -79,8 +92,9 @@ class Compensation:
 def outcomes(rows: pl.DataFrame, handicap: list[int] | None = None, *, paired: bool) -> Outcomes:
     """The games of a cell's rows; ``handicap`` (the cell's, by seat) is taken off the scores."""
     n = int(rows["seat"].max()) + 1  # type: ignore[arg-type]
-    tb = rows["tiebreak"] if "tiebreak" in rows.columns else pl.Series("tiebreak", [0] * rows.height)
-    r = rows.select("game_index", "deal_index", "seat", "score").with_columns(tiebreak=tb)
+    if "tiebreak" not in rows.columns:  # never read as 0: ties would rank unlike the game ranks them
+        raise ValueError(NO_TIEBREAK)
+    r = rows.select("game_index", "deal_index", "seat", "score", "tiebreak")
     if handicap:
         r = r.with_columns(pl.col("score") - pl.col("seat").replace_strict(list(range(n)), handicap))
     r = r.sort("game_index", "seat")
@@ -228,31 +242,6 @@ def compensation(
         (0.0, *(float(x) for x in hi)),
         o.n_deals,
     )
-
-
-ORDINALS = ("start player", "second player", "third player", "fourth player", "fifth player", "sixth player")
-
-
-def describe(c: Compensation, game: str, n_players: int, reading: str = "not played") -> str:
-    """In words, e.g. "give the second player +2 points (fair at +1.6 [+1.1, +2.2]) and 2-player
-    Hiroba is fair at this skill level (confirmed by play)"; ``reading``: the confirmation cell's."""
-    parts = []
-    for s in range(1, n_players):
-        name = ORDINALS[s] if s < len(ORDINALS) else f"seat {s}"
-        point, lo, hi, whole = c.points[s], c.lo[s], c.hi[s], c.whole()[s]
-        if n_players == 2 and point < 0:  # the same rule, said as points to the start player
-            name, point, lo, hi, whole = ORDINALS[0], -point, -hi, -lo, -whole
-        fair = f"fair at {signed(point)} [{signed(lo)}, {signed(hi)}]"
-        unit = "point" if abs(whole) == 1 else "points"
-        parts.append(f"the {name} {whole:+d} {unit} ({fair})" if whole else f"the {name} nothing ({fair})")
-    verb = "is" if reading == "confirmed" else "should be"
-    tail = {
-        "confirmed": "confirmed by play",
-        "refuted": "but play with it refutes this",
-        "not settled": "play with it has not settled it yet",
-    }.get(reading, "an estimate from the scores, not yet played")
-    who = f"{n_players}-player {game.capitalize()}"
-    return f"give {'; '.join(parts)} and {who} {verb} fair at this skill level ({tail})"
 
 
 def as_dict(c: Compensation) -> dict[str, Any]:

@@ -24,7 +24,7 @@ from scipy.stats import norm
 from ..words import MINUS, signed
 from .intervals import ALPHA
 
-__all__ = ["Crossing", "crossing", "fit_rows"]
+__all__ = ["Crossing", "crossing", "fit_rows", "lack_of_fit"]
 
 
 @dataclass(frozen=True)
@@ -41,6 +41,8 @@ class Crossing:
     x_min: float
     x_max: float
     n_units: int
+    #: p-value of the straight line against one mean per swept value (``nan``: fewer than 3 values).
+    lack_of_fit_p: float = float("nan")
 
     @property
     def settled(self) -> bool:
@@ -106,7 +108,29 @@ def crossing(
         float(x.min()),
         float(x.max()),
         int(np.unique(cluster).size),
+        lack_of_fit(x, y, cluster),
     )
+
+
+def lack_of_fit(x: np.ndarray, y: np.ndarray, cluster: np.ndarray) -> float:
+    """Whether one mean per swept value departs from a straight line: a Wald test (deal-clustered
+    covariance) that the means ``m_j`` satisfy ``(m_j - m_0)(x_1 - x_0) = (m_1 - m_0)(x_j - x_0)``
+    for every value beyond the first two; ``nan`` with fewer than three values."""
+    levels = np.unique(x)
+    if levels.size < 3:
+        return float("nan")
+    design = (x[:, None] == levels[None, :]).astype(float)
+    fit = sm.GLM(y, design, family=sm.families.Gaussian()).fit(
+        cov_type="cluster", cov_kwds={"groups": cluster}
+    )
+    x0, x1 = levels[0], levels[1]
+    r = np.zeros((levels.size - 2, levels.size))
+    for row, j in enumerate(range(2, levels.size)):
+        r[row, j] = x1 - x0
+        r[row, 1] = -(levels[j] - x0)
+        r[row, 0] = levels[j] - x1
+    p = float(fit.wald_test(r, scalar=True).pvalue)
+    return p if math.isfinite(p) else float("nan")
 
 
 def _fieller(a: float, b: float, cov: np.ndarray, z: float) -> tuple[float, float]:
