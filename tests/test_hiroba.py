@@ -45,14 +45,14 @@ METRICS = [
     "stranded",
     "stones_placed",
 ]
-README = pathlib.Path(__file__).resolve().parents[1] / "README.md"
+GAME_PAGE = pathlib.Path(__file__).resolve().parents[1] / "docs" / "games" / "hiroba.md"
 
 
 def test_simulate_has_the_documented_columns():
     batch = rust_core.simulate("hiroba", {}, ["greedy", "random", "random"], seed=2, start=0, count=6)
     assert batch.schema.names == COMMON + METRICS
     assert [c["name"] for c in rust_core.metric_columns("hiroba")] == METRICS
-    documented = README.read_text()
+    documented = GAME_PAGE.read_text()
     for name in METRICS:
         assert f"`{name}`" in documented, name
     t = batch.to_pydict()

@@ -34,7 +34,7 @@ METRICS = [
     "end_reason",
     *[f"city_{k}_round" for k in range(1, 8)],
 ]
-README = pathlib.Path(__file__).resolve().parents[1] / "README.md"
+GAME_PAGE = pathlib.Path(__file__).resolve().parents[1] / "docs" / "games" / "maharaja.md"
 
 
 def test_simulate_has_the_documented_columns():
@@ -42,7 +42,7 @@ def test_simulate_has_the_documented_columns():
     names = batch.schema.names
     assert names[names.index("turns") + 1 :] == ["capped", *METRICS]
     assert [c["name"] for c in rust_core.metric_columns("maharaja")] == METRICS
-    documented = README.read_text()
+    documented = GAME_PAGE.read_text()
     for name in METRICS[:14]:
         assert f"`{name}`" in documented, name
     assert "`city_1_round` … `city_7_round`" in documented

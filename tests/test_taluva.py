@@ -27,14 +27,14 @@ METRICS = [
     "tiles_placed",
     "eruptions",
 ]
-README = pathlib.Path(__file__).resolve().parents[1] / "README.md"
+GAME_PAGE = pathlib.Path(__file__).resolve().parents[1] / "docs" / "games" / "taluva.md"
 
 
 def test_simulate_has_the_documented_columns():
     batch = rust_core.simulate("taluva", {}, ["greedy", "random", "random"], seed=2, start=0, count=6)
     assert [c["name"] for c in rust_core.metric_columns("taluva")] == METRICS
     assert batch.schema.names[-len(METRICS) :] == METRICS
-    documented = README.read_text()
+    documented = GAME_PAGE.read_text()
     for name in METRICS:
         assert f"`{name}`" in documented, name
     t = batch.to_pydict()

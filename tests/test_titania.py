@@ -33,14 +33,14 @@ METRICS = [
     "epoch_2_turns",
     "end_reason",
 ]
-README = pathlib.Path(__file__).resolve().parents[1] / "README.md"
+GAME_PAGE = pathlib.Path(__file__).resolve().parents[1] / "docs" / "games" / "titania.md"
 
 
 def test_simulate_has_the_documented_columns():
     batch = rust_core.simulate("titania", {}, ["greedy", "random", "random"], seed=2, start=0, count=6)
     assert [c["name"] for c in rust_core.metric_columns("titania")] == METRICS
     assert batch.schema.names[-len(METRICS) :] == METRICS
-    documented = README.read_text()
+    documented = GAME_PAGE.read_text()
     for name in METRICS:
         assert f"`{name}`" in documented, name
     t = batch.to_pydict()

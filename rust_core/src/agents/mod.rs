@@ -18,20 +18,13 @@ use crate::rng::Rng;
 /// Names of the available agents.
 pub const AGENTS: &[&str] = &["random", "greedy", "mcts", "mcts1", "xmcts"];
 
-/// `xmcts`'s own version, before the content hash of the weights files is mixed in (2: the
-/// handicapped cut of `mcts` version 6; 3: per-game `xmcts` settings, [`Evaluate::XMCTS_DEFAULTS`];
-/// 4: Hiroba's `depth=20`; a version 5, Titania's `bias=2`, was measured and withdrawn, and a
-/// version 6, Titania's bias weakening with the budget, measured in a local build and not landed;
-/// 7: Alhambra's `widen=0.3`; 8: Alhambra's `widen=0.2`).
+/// `xmcts`'s own version, before the content hash of the weights files is mixed in (history:
+/// CHANGELOG.md).
 const XMCTS_BASE_VERSION: u32 = 8;
 
 /// Version of each agent's play: bumped whenever an agent chooses differently for the
-/// same seed (recorded with every run, so that a resume never mixes two agents).
-/// `mcts` 2: progressive widening, candidate tables, decoupled UCT (issue 11); 3: subtree
-/// reuse between decisions and per-game defaults (issue 12); 4: no reuse in Alhambra; 5: random
-/// rollouts in Hiroba (chosen at equal CPU time); 6: under a score handicap, rollouts are still cut
-/// at `depth`, by the game's expected scores plus the handicap ([`Evaluate::estimated_scores`];
-/// play without a handicap is unchanged). `mcts1` is `mcts` version 1, frozen (a yardstick).
+/// same seed (recorded with every run, so that a resume never mixes two agents; the history of
+/// each version is in CHANGELOG.md). `mcts1` is `mcts` version 1, frozen (a yardstick).
 /// `xmcts`'s version is its own version mixed with the content hash of every game's learned
 /// evaluation ([`crate::registry::eval_weights_hash`]), so a changed weights file changes it and
 /// resume refuses a directory played with another evaluation.

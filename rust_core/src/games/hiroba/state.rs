@@ -486,7 +486,7 @@ impl Game for Hiroba {
     type Variant = Variant;
 
     const NAME: &'static str = "hiroba";
-    /// 2: `passes` counts players stranded with pebbles left; `stranded` column.
+    /// The history of each rules version: CHANGELOG.md.
     const RULES_VERSION: u32 = 2;
     const MIN_PLAYERS: usize = 2;
     const MAX_PLAYERS: usize = MAX_PLAYERS;

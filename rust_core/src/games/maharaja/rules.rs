@@ -781,7 +781,7 @@ impl Game for Maharaja {
     type Variant = Variant;
 
     const NAME: &'static str = "maharaja";
-    /// 2: the readings `route`, `gold`, `powers` (default optional) and `repick`.
+    /// The history of each rules version: CHANGELOG.md.
     const RULES_VERSION: u32 = 2;
     const MIN_PLAYERS: usize = 2;
     const MAX_PLAYERS: usize = MAX_PLAYERS;

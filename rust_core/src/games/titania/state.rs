@@ -916,6 +916,7 @@ impl Game for Titania {
     type Variant = Variant;
 
     const NAME: &'static str = "titania";
+    /// The history of each rules version: CHANGELOG.md.
     const RULES_VERSION: u32 = 2;
     const MIN_PLAYERS: usize = 2;
     const MAX_PLAYERS: usize = MAX_PLAYERS;
