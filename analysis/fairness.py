@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from .claims import FixClaim, Interval, SweepClaim
+from .claims import FixClaim, Interval, SweepClaim, seat_name
 from .games import section
 from .model import CellInfo, StudyAnalysis
 from .stats.compensation import NO_TIEBREAK, Compensation, compensation, outcomes, win_shares
@@ -209,14 +209,11 @@ def _xs(values: list[Any]) -> list[float] | None:
     return xs
 
 
-ORDINALS = ("start player", "second player", "third player", "fourth player", "fifth player", "sixth player")
-
-
 def _sweep_name(option: str, values: list[Any]) -> str:
     if option != HANDICAP:
         return option
     seats = _varying(values)
-    names = [ORDINALS[i] if i < len(ORDINALS) else f"seat {i}" for i in seats]
+    names = [seat_name(i).removeprefix("the ") for i in seats]
     return f"the {' and '.join(names)}'s handicap (points)"
 
 

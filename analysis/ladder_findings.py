@@ -194,14 +194,8 @@ def convergence_sentence(m: LadderMetric, paired: bool = True) -> str:
             f"Still moving: {movement(m, second, top)} (difference {gap}); not converged, so the game's "
             "true value is not known yet."
         )
-    if c.lo > 0 or c.hi < 0:
-        # The top two rungs differ, but the trend with strength does not show it: not a skill effect.
-        why = (
-            "but its trend with the agents' strength (below) is not measurable, so whether stronger "
-            "play changes it is not known"
-        )
-    else:
-        why = "too uncertain to tell whether it still moves with skill"
+    # (a top step measurably not 0 reads as still moving: :func:`analysis.stats.trend.trend_status`)
+    why = "too uncertain to tell whether it still moves with skill"
     text = (
         f"Not settled: {top.agent} and {second.agent} differ by {gap}, {why} (threshold "
         f"{_band(m)}{_needed(c, paired)}); not converged, so the game's value at expert level is not "

@@ -194,11 +194,16 @@ def compare_rungs(
     return "unsettled", diff, lo, hi
 
 
+#: Agents that do not search: a trend over them describes greedy → search, not the top of the ladder.
+PLAIN_AGENTS = ("random", "greedy")
+
+
 def fitted(points: Sequence[LadderPoint]) -> list[int]:
-    """Indices of the rungs the trend is fitted over: all above the lowest when at least three
-    remain (the lowest is usually a different kind of agent, e.g. greedy below the searches),
-    else every rung."""
-    return list(range(1, len(points))) if len(points) >= 4 else list(range(len(points)))
+    """Indices of the rungs the trend is fitted over: the search rungs when there are at least two
+    (greedy or random below them is a different kind of play, not the top of the ladder), else
+    every rung (greedy is then part of the only step)."""
+    search = [i for i, p in enumerate(points) if p.agent.split(":")[0] not in PLAIN_AGENTS]
+    return search if len(search) >= 2 else list(range(len(points)))
 
 
 def ladder_slope(

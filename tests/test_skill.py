@@ -180,20 +180,26 @@ def test_wide_intervals_are_not_settled_and_say_how_many_units_would_settle_it()
     assert convergence(m.points[:1], 0.01) is None
 
 
-def test_top_rungs_that_differ_without_a_trend_with_strength_are_not_settled_and_say_so():
+def test_top_rungs_that_measurably_differ_are_still_moving_even_without_a_trend():
     from analysis.ladder_findings import convergence_sentence
 
     zigzag = [(0, -0.20), (100, -0.05), (200, -0.20), (300, -0.05)]
-    m = _metric([_pt(f"r{elo}", est, 0.01, elo=elo) for elo, est in zigzag])
+    m = _metric([_pt(f"r{elo}" if elo else "greedy", est, 0.01, elo=elo) for elo, est in zigzag])
     c = m.verdict
-    assert c is not None and c.status == "unsettled" and c.lo > 0 and c.slope is not None
+    assert c is not None and c.status == "moving" and c.lo > 0 and c.slope is not None
     assert not c.slope.excludes_zero
     text = convergence_sentence(m)
-    assert text.startswith("Not settled: r300 and r200 differ by +15.0 points")
-    assert (
-        "its trend with the agents' strength (below) is not measurable" in text
-        and "too uncertain" not in text
-    )
+    assert text.startswith("Still moving: ") and "r200, −5.0 points at r300" in text
+    assert "not converged" in text and "Not settled" not in text
+
+
+def test_the_trend_is_fitted_over_the_search_rungs_not_greedy():
+    from analysis.skill import fitted
+
+    three = [_pt("greedy", -0.2, 0.01, elo=0), _pt("mcts:iters=100", -0.1, 0.01, elo=300),
+             _pt("mcts:iters=1000", -0.1, 0.01, elo=500)]  # fmt: skip
+    assert fitted(three) == [1, 2]
+    assert fitted(three[:2]) == [0, 1]  # greedy only where it is part of the only step
 
 
 # ---------------------------------------------------------------- a whole ladder run (coin)

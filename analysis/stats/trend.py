@@ -10,7 +10,7 @@
   ``cov_type="fixed scale"``), rungs treated as independent.
 * :func:`trend_status`: **converged** when the adjacent top rungs agree within ±t *and* the slope's
   interval times the top Elo step lies within ±t; else **moving** when the slope's interval
-  excludes 0; else **unsettled**.
+  excludes 0 or the top two rungs' difference does; else **unsettled**.
 * :func:`saturating_limit`: an exponential approach in Elo, ``y = L + A·exp(−(x − x_top)/s)``,
   fitted by weighted least squares (scipy ``curve_fit`` with absolute sigma); it is *supported*
   when it fits the rungs better than a straight line (weighted χ² drop > the 95% point of χ²₁),
@@ -126,7 +126,7 @@ def trend_status(adjacent: tuple[float, float], slope: Slope, step: float, thres
     flat = -threshold <= slope.lo * step and slope.hi * step <= threshold
     if -threshold <= lo and hi <= threshold and flat:
         return "converged"
-    if slope.excludes_zero:
+    if slope.excludes_zero or lo > 0 or hi < 0:  # a trend, or a top step measurably not 0
         return "moving"
     return "unsettled"
 
