@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 
 from .games import section
 from .model import StudyAnalysis
-from .precision import settle_room, uncertainty
+from .precision import uncertainty
 from .skill import LadderMetric
 from .stats.seats import seat_win_rates
 from .strength import Z95
@@ -182,16 +182,24 @@ def _and(seats: list[int]) -> str:
 
 
 def settle_deals(intervals: list[tuple[float, float, float]], units: int, t: float) -> int | None:
-    """Deals at which every interval (estimate, lo, hi around its fair value 0) settles: its
-    half-width, shrinking as 1/√deals, at most :func:`analysis.precision.settle_room`. None when
-    there is no interval yet."""
-    need = 0.0
-    for est, lo, hi in intervals:
-        hw = (hi - lo) / 2
-        if not math.isfinite(hw) or units <= 0:
-            return None
-        need = max(need, units * (hw / settle_room(est, t)) ** 2)
-    return math.ceil(need)
+    """Deals at which the row's one question settles, each interval (estimate, lo, hi around its fair
+    value 0) narrowing as 1/√deals: "not fair" settles once any one interval excludes 0 (the seat
+    farthest from its share is enough), "fair within ±t" once every interval lies inside ±t;
+    whichever needs fewer deals (the room at least a tenth of t, as
+    :func:`analysis.precision.settle_room`). None when there is no interval yet."""
+    if units <= 0 or not intervals:
+        return None
+    half = [(hi - lo) / 2 for _, lo, hi in intervals]
+    if not all(math.isfinite(h) for h in half):
+        return None
+    floor = t / 10
+    unfair = min(
+        units * (h / max(abs(est), floor)) ** 2 for (est, _, _), h in zip(intervals, half, strict=True)
+    )
+    fair = max(
+        units * (h / max(t - abs(est), floor)) ** 2 for (est, _, _), h in zip(intervals, half, strict=True)
+    )
+    return math.ceil(min(unfair, fair))
 
 
 def _trend_units(m: LadderMetric) -> float | None:

@@ -171,8 +171,10 @@ def _how_to_read(doc: Doc, games: list[GameAtlas]) -> None:
         "excludes 0); anything else is 'not settled'. 3+ players: each seat's win share, with intervals "
         "simultaneous over the seats (Bonferroni). Deals: each deal is played once per seat rotation. Trend "
         "with skill: whether the start player's advantage has converged along the ladder, is still moving "
-        "(per 100 Elo) or is not settled. To settle: deals in all at which the interval would settle if the "
-        "estimate holds, and the core-hours more at the cell's measured cost."
+        "(per 100 Elo) or is not settled. To settle: deals in all at which the row's one question (is the "
+        "turn order fair?) would settle if the estimates hold (one seat's interval excluding its fair share, "
+        "or every interval inside the band, whichever comes first; at least 20 deals), and the core-hours "
+        "more at the cell's measured cost."
     )
 
 
