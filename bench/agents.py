@@ -1,6 +1,6 @@
 """Single-core speed of the agents.
 
-    python bench/agents.py [--games N] [--mcts-games N] [--iters N]
+    python -m bench.agents [--games N] [--mcts-games N] [--iters N]
 
 Prints, on 2-player Alhambra with Dirk, greedy self-play games/s (target >= 2,000) and MCTS
 iterations per second with random rollouts played to the end (`depth=0`; target >= 20,000)
@@ -10,7 +10,7 @@ a decision with 2,000 legal actions against one with 20 (the synthetic game `coi
 `moves` = 2000 or 20, random rollouts, same run; target: the large one at >= 0.5x the small
 one). Then, per game (2 players, default rules, `--per-game-iters` iterations, default
 settings), MCTS iterations per second of the version-1 search (`mcts1`, before issue 12)
-and of today's `mcts`, side by side. Writes bench/results/agents.json. MCTS iterations
+and of today's `mcts`, side by side. Writes agents.json into `--out`. MCTS iterations
 per second = iterations run / seconds of the whole games, counting the MCTS player's
 searched decisions (one with a single legal action is played without search); the time also
 includes the greedy opponent, so the figure is a slight underestimate.
@@ -19,16 +19,11 @@ includes the greedy opponent, so the figure is a slight underestimate.
 from __future__ import annotations
 
 import argparse
-import sys
 import time
-from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from common import best_rate, write  # noqa: E402
-
-import rust_core  # noqa: E402
+import rust_core
+from bench.common import add_out, best_rate, write
 
 
 def _who(event: dict) -> int:
@@ -135,6 +130,7 @@ def main() -> None:
     ap.add_argument("--iters", type=int, default=1000, help="MCTS iterations per decision (default 1000)")
     ap.add_argument("--per-game-iters", type=int, default=300, help="per-game table iterations")
     ap.add_argument("--per-game-games", type=int, default=2, help="games per cell of that table (default 2)")
+    add_out(ap, "agents")
     args = ap.parse_args()
 
     def greedy() -> int:
@@ -151,7 +147,7 @@ def main() -> None:
         "greedy_games_per_s": round(greedy_rate),
         **searches,
     }
-    print(f"wrote {write('agents', figures)}")
+    print(f"wrote {write('agents', figures, args.out)}")
 
 
 if __name__ == "__main__":

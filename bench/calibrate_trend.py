@@ -15,29 +15,24 @@ the per-deal values, the rungs' Elo taken as known). Figures:
   step equals the threshold; the flat scenario shows the power to declare it where it holds);
 * ``moving``: share declared *still moving*.
 
-Usage: ``python bench/calibrate_trend.py [--reps 1000]`` writes
-``bench/results/calibrate-trend.json``.
+Usage: ``python -m bench.calibrate_trend [--reps 1000]`` writes
+``calibrate-trend.json`` into ``--out``.
 """
 
 from __future__ import annotations
 
 import argparse
-import sys
 import time
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 import polars as pl
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from common import write  # noqa: E402
-
-import rust_core  # noqa: E402
-from analysis.skill import LadderPoint, Units, convergence  # noqa: E402
-from analysis.stats.intervals import unit_means  # noqa: E402
-from analysis.stats.seats import start_advantage  # noqa: E402
+import rust_core
+from analysis.skill import LadderPoint, Units, convergence
+from analysis.stats.intervals import unit_means
+from analysis.stats.seats import start_advantage
+from bench.common import add_out, write
 
 ELO = (0.0, 200.0, 350.0, 500.0, 650.0)
 TOP_P = 0.45
@@ -106,6 +101,7 @@ SCENARIOS = (
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--reps", type=int, default=1000)
+    add_out(ap, "calibrate-trend")
     args = ap.parse_args()
     out = {}
     for i, sc in enumerate(SCENARIOS):
@@ -115,7 +111,7 @@ def main() -> None:
         out[sc.name] = res
         lo, hi = binomial_band(res["coverage"], args.reps)
         print(f"{sc.name}: {res} (coverage 95% band {lo:.3f}-{hi:.3f})", flush=True)
-    write("calibrate-trend", {"elo": list(ELO), "top_p": TOP_P, "scenarios": out})
+    write("calibrate-trend", {"elo": list(ELO), "top_p": TOP_P, "scenarios": out}, args.out)
 
 
 def binomial_band(share: float, n: int) -> tuple[float, float]:

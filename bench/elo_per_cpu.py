@@ -1,6 +1,6 @@
 """Elo against CPU time per decision: greedy, `mcts` and `xmcts` (or another search) at several budgets.
 
-    python bench/elo_per_cpu.py GAME [--ms 2 5 15] [--new xmcts] [--games 100] [--calibration 6]
+    python -m bench.elo_per_cpu GAME [--ms 2 5 15] [--new xmcts] [--games 100] [--calibration 6]
                                 [--workers 2] [--seed 31]
 
 1. Calibration (CPU time of each agent's own choices, as `equal_time.py`): each search's
@@ -12,7 +12,7 @@
 3. A Bradley–Terry fit over the deals of every match (`analysis.strength.fit_bradley_terry`, the
    one the reports use; deal-clustered intervals), Elo relative to greedy with 95% intervals.
 
-Writes bench/results/elo-per-cpu-<GAME>.json (agents, versions, the learned evaluation's hash,
+Writes elo-per-cpu-<GAME>.json into `--out` (agents, versions, the learned evaluation's hash,
 CPU ms per searched decision as measured in the matches (`ms_per_decision`, over all of an
 agent's matches) and by the calibration (`calibrated_ms`), Elo with interval, every match's win
 share) and elo-per-cpu-<GAME>.png (Elo
@@ -28,11 +28,9 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from common import RESULTS, write  # noqa: E402
-from equal_time import per_decision, scale_to  # noqa: E402
-from mcts_strength import interval, summed, timed_match  # noqa: E402
+from bench.common import add_out, write
+from bench.equal_time import per_decision, scale_to
+from bench.mcts_strength import interval, summed, timed_match
 
 
 def calibrated(
@@ -110,6 +108,7 @@ def main() -> None:
     ap.add_argument("--calibration", type=int, default=6, help="games per calibration run (default 6)")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--seed", type=int, default=31)
+    add_out(ap, "elo-per-cpu")
     args = ap.parse_args()
     import rust_core
 
@@ -151,8 +150,8 @@ def main() -> None:
     for a in agents:
         elo = f"Elo {a['elo']:+7.1f} [{a['lo']:+.1f}, {a['hi']:+.1f}]"
         print(f"  {a['spec']:<28} {a['ms_per_decision']:8.2f} ms  {elo}")
-    path = write(f"elo-per-cpu-{args.game}", figures)
-    figure(RESULTS / f"elo-per-cpu-{args.game}.png", args.game, agents, args.new, figures["eval_hash"])
+    path = write(f"elo-per-cpu-{args.game}", figures, args.out)
+    figure(args.out / f"elo-per-cpu-{args.game}.png", args.game, agents, args.new, figures["eval_hash"])
     print(f"wrote {path} and {path.with_suffix('.png')}")
 
 

@@ -1,18 +1,17 @@
 """Single-core speed of `rust_core.simulate`, per game.
 
-    python bench/engine.py [--seconds S] [--repeats R] [--only GAME ...]
+    python -m bench.engine [--seconds S] [--repeats R] [--only GAME ...]
 
 Each game's cases live in its own folder (`rust_core/src/games/<game>/bench.toml`: players,
 the agent in every seat, the target games/s an issue asked for); a game without that file gets
 random play at its fewest and most players. Each timed run plays about `--seconds` of games
 (sized from a short first run). Prints games/s per case and each target, and writes
-bench/results/engine.json. `simulate` runs on the calling thread, so this is one core.
+engine.json into `--out`. `simulate` runs on the calling thread, so this is one core.
 """
 
 from __future__ import annotations
 
 import argparse
-import sys
 import time
 from pathlib import Path
 
@@ -21,11 +20,9 @@ try:
 except ModuleNotFoundError:  # Python 3.10
     import tomli as tomllib
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from common import best_rate, write  # noqa: E402
-
-import rust_core  # noqa: E402
+import rust_core
+from bench.common import add_out, best_rate, write
 
 GAMES_DIR = Path(__file__).resolve().parent.parent / "rust_core" / "src" / "games"
 
@@ -53,6 +50,7 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=1.0, help="length of one timed run (default 1 s)")
     ap.add_argument("--repeats", type=int, default=3, help="timed runs per case; the best counts (default 3)")
     ap.add_argument("--only", nargs="*", default=rust_core.games(), choices=rust_core.games())
+    add_out(ap, "engine")
     args = ap.parse_args()
     figures: dict[str, float] = {}
     verdicts: list[str] = []
@@ -73,7 +71,7 @@ def main() -> None:
                 met = "met" if rate >= case["target"] else "NOT met"
                 verdicts.append(f"target {name} >= {case['target']:,} games/s: {met}")
     print("\n".join(verdicts))
-    print(f"wrote {write('engine', figures)}")
+    print(f"wrote {write('engine', figures, args.out)}")
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 """A search against a yardstick search at equal CPU time per decision.
 
-    python bench/equal_time.py GAME [--old-iters 300] [--old SPEC] [--new NAME] [--params K=V,...]
+    python -m bench.equal_time GAME [--old-iters 300] [--old SPEC] [--new NAME] [--params K=V,...]
                                [--ms MS] [--games 400] [--calibration 6] [--workers 2] [--seed 23]
                                [--variant JSON]
 
@@ -28,7 +28,7 @@ whether a learned evaluation fitted on the official rules holds its strength in 
 The JSON's `new_ms_per_decision` and `old_ms_per_decision` are the calibration's figures,
 `match_ms_per_decision` those measured in the match.
 
-Writes bench/results/equal-time-<GAME>.json (with `--old`, `--new`, `--params`, `--ms` or
+Writes equal-time-<GAME>.json into `--out` (with `--old`, `--new`, `--params`, `--ms` or
 `--variant`: equal-time-<GAME>-<their values>.json), with both agents' versions, the variant and
 the game's learned evaluation hash.
 """
@@ -41,12 +41,9 @@ import re
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from common import write  # noqa: E402
-from mcts_strength import by_position, interval, timed_match  # noqa: E402
+from bench.common import add_out, write
+from bench.mcts_strength import by_position, interval, timed_match
 
 DEAL = 2  # games per task: one deal, in both seatings
 
@@ -155,6 +152,7 @@ def main() -> None:
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--seed", type=int, default=23)
     ap.add_argument("--variant", default="{}", help="variant options as JSON (default: the game's defaults)")
+    add_out(ap, "equal-time")
     args = ap.parse_args()
     variant = json.loads(args.variant)
     import rust_core
@@ -204,7 +202,7 @@ def main() -> None:
         extra = f"{extra},{args.ms:g}ms".lstrip(",")
     if variant:
         extra = f"{extra},{','.join(f'{k}={v}' for k, v in variant.items())}".lstrip(",")
-    print(f"wrote {write(result_name(args.game, args.old, extra), figures)}")
+    print(f"wrote {write(result_name(args.game, args.old, extra), figures, args.out)}")
 
 
 if __name__ == "__main__":

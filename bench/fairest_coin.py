@@ -11,9 +11,9 @@ sampler on the same space (each trial a fixed batch of games at one value, playe
 rust_core; settled when the best value has not changed for `--patience` trials) to compare the games
 each needs.
 
-    python bench/fairest_coin.py [--reps 100] [--games 200] [--optuna-reps 20]
+    python -m bench.fairest_coin [--reps 100] [--games 200] [--optuna-reps 20]
 
-Writes bench/results/fairest-coin.json.
+Writes fairest-coin.json into `--out`.
 """
 
 from __future__ import annotations
@@ -25,17 +25,15 @@ import json
 import logging
 import math
 import os
-import sys
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+import numpy as np
+from scipy.stats import binomtest
 
-import numpy as np  # noqa: E402
-from common import write  # noqa: E402
-from scipy.stats import binomtest  # noqa: E402
+from bench.common import add_out, write
 
 FAIR = 0.5
 STUDY = """\
@@ -140,6 +138,7 @@ def main() -> None:
     p.add_argument("--threshold", type=float, default=0.02, help="practical threshold (default 0.02)")
     p.add_argument("--optuna-reps", type=int, default=0, help="replications of the Optuna comparison")
     p.add_argument("--patience", type=int, default=10, help="Optuna: trials without a new best to stop")
+    add_out(p, "fairest-coin")
     args = p.parse_args()
 
     import ray
@@ -158,7 +157,7 @@ def main() -> None:
     tpe = [optuna_search(rep + 1, args.games, args.patience, 400) for rep in range(args.optuna_reps)]
     figures = {
         "case": "coin, 2 players, first = 0.30..0.70 step 0.05 (fair at 0.5), random agents, paired seats",
-        "settings": vars(args),
+        "settings": {k: v for k, v in vars(args).items() if k != "out"},
         "racing": {
             "crossing_interval_holds_fair": summary(races, "covered"),
             "fair_setting_left_in_race": summary(races, "fair_left"),
@@ -176,7 +175,7 @@ def main() -> None:
             "games_mean": float(np.mean([r["games"] for r in tpe])) if tpe else None,
         },
     }
-    out = write("fairest-coin", figures)
+    out = write("fairest-coin", figures, args.out)
     r = figures["racing"]
     print(
         f"fairest on coin, {args.reps} replications: crossing interval holds the fair value in "

@@ -1,13 +1,13 @@
 """Strength and speed of one agent against another, in paired games.
 
-    python bench/mcts_strength.py GAME SPEC [--against greedy] [--games 400] [--workers 2]
+    python -m bench.mcts_strength GAME SPEC [--against greedy] [--games 400] [--workers 2]
                                   [--seed 11] [--variant JSON]
 
 Plays `--games` 2-player games of GAME with seats paired (every deal once in each seat order)
 on `--workers` processes, and prints SPEC's win share (ties = half) with a 95% interval over
 deals (the deal is the unit), the CPU seconds SPEC spent per searched decision (thread CPU time
 inside its own choices over its decisions with more than one legal action, measured in these
-games by the engine), and writes bench/results/strength-<GAME>-<SPEC>.json.
+games by the engine), and writes strength-<GAME>-<SPEC>.json into `--out`.
 """
 
 from __future__ import annotations
@@ -18,12 +18,9 @@ import math
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
-from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from common import write  # noqa: E402
+from bench.common import add_out, write
 
 
 def play(game: str, variant: dict, agents: list[str], seed: int, start: int, count: int) -> tuple:
@@ -118,6 +115,7 @@ def main() -> None:
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--seed", type=int, default=11)
     ap.add_argument("--variant", default="{}", help="variant options as JSON (default: the game's defaults)")
+    add_out(ap, "mcts-strength")
     args = ap.parse_args()
     import rust_core
 
@@ -164,7 +162,7 @@ def main() -> None:
         "variant": variant,
         "mcts_version": rust_core.agent_version("mcts"),
     }
-    print(f"wrote {write(name, figures)}")
+    print(f"wrote {write(name, figures, args.out)}")
 
 
 if __name__ == "__main__":

@@ -1,21 +1,18 @@
 """Pipeline throughput: a study of Alhambra random play through ``balancelab run`` with 2 workers.
 
 Prints games/s and the efficiency: that rate divided by 2 x the single-core ``rust_core.simulate``
-rate measured in the same run (target >= 0.85). Writes a JSON result under ``bench/results/``.
+rate measured in the same run (target >= 0.85). Writes pipeline.json (pipeline-million.json with
+``--million``) into ``--out DIR`` (default: a new dated folder under ``bench/experiments/``).
 
-    python bench/pipeline_scaling.py            # 1,000,000 games (about 40 s on 2 cores; start-up and
+    python -m bench.pipeline_scaling            # 1,000,000 games (about 40 s on 2 cores; start-up and
                                                 # the last batches are amortised as in a real study)
-    python bench/pipeline_scaling.py --games 100000
-    python bench/pipeline_scaling.py --million  # 1,000,000 games: time and peak memory
-
-(Named so that it cannot shadow the `pipeline` package: a script's folder comes first on
-`sys.path`.)
+    python -m bench.pipeline_scaling --games 100000
+    python -m bench.pipeline_scaling --million  # 1,000,000 games: time and peak memory
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import platform
 import subprocess
@@ -26,12 +23,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from common import RESULTS  # noqa: E402
-
-import rundir  # noqa: E402
-import rust_core  # noqa: E402
+import rundir
+import rust_core
+from bench.common import add_out, write
 
 STUDY = """\
 name = "bench-pipeline"
@@ -198,6 +192,7 @@ def main() -> int:
     )
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--calibrate-games", type=int, default=20_000, help="games per single-core timing")
+    add_out(parser, "pipeline")
     args = parser.parse_args()
     games = 1_000_000 if args.million else args.games
 
@@ -214,12 +209,7 @@ def main() -> int:
     single = max(single_before, single_after)
     result = figures(res, args.workers, single, [single_before, single_after], load_before, files, data_bytes)
     show(result)
-    RESULTS.mkdir(parents=True, exist_ok=True)
-    name = "pipeline-million.json" if args.million else "pipeline.json"
-    tmp_path = RESULTS / (name + ".tmp")
-    tmp_path.write_text(json.dumps(result, indent=2) + "\n")
-    os.replace(tmp_path, RESULTS / name)
-    print(f"wrote {RESULTS / name}")
+    print(f"wrote {write('pipeline-million' if args.million else 'pipeline', result, args.out)}")
     return 0
 
 

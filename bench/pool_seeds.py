@@ -1,13 +1,14 @@
 """One equal-time comparison measured on several seeds: each run and their pooled win share.
 
-    python bench/pool_seeds.py FILE [FILE ...] [--name NAME]
+    python -m bench.pool_seeds FILE [FILE ...] [--name NAME] [--out DIR]
 
-Each FILE is a JSON of `bench/equal_time.py` (the same game and the same two agents, played on
+Each FILE is a JSON of `bench.equal_time` (the same game and the same two agents, played on
 different seeds). Prints each run's win share with its 95% interval and the pooled share over
 all their deals: the mean weighted by games, with a 95% normal interval whose standard error
 combines each run's (taken from its interval over deals: runs on different seeds share no deal).
-Writes bench/results/pool-<first FILE's name without its seed>.json, or pool-NAME.json with
-`--name NAME`; refuses (exit 2, nothing written) to replace a pool of other files there. Refuses
+Writes pool-<first FILE's name without its seed>.json, or pool-NAME.json with `--name NAME`,
+beside the first FILE (its experiment's folder) or into `--out DIR`; refuses (exit 2, nothing
+written) to replace a pool of other files there. Refuses
 files of different games or agents, or a seed twice; prints each run's agent versions and
 evaluation hash, since a version also moves when another game's weights change (read them before pooling).
 """
@@ -18,14 +19,11 @@ import argparse
 import json
 import math
 import re
-import sys
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from common import RESULTS, write  # noqa: E402
-from mcts_strength import Z95 as Z  # noqa: E402  (the quantile of equal_time.py's intervals)
+from bench.common import write
+from bench.mcts_strength import Z95 as Z  # the quantile of equal_time.py's intervals
 
 
 def agents(run: dict[str, Any]) -> tuple[str, str, str]:
@@ -46,7 +44,9 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("files", nargs="+", type=Path)
     ap.add_argument("--name", help="write pool-NAME.json (default: the first FILE's name without its seed)")
+    ap.add_argument("--out", type=Path, help="folder for the pool (default: the first FILE's folder)")
     args = ap.parse_args()
+    out = args.out or args.files[0].parent
     runs = [json.loads(f.read_text(encoding="utf-8")) for f in args.files]
     kinds = {agents(r) for r in runs}
     if len(kinds) > 1:
@@ -56,7 +56,7 @@ def main() -> None:
         ap.error(f"seeds {seeds}: a seed twice would count its deals twice")
     name = "pool-" + (args.name or re.sub(r"-seed\d+$", "", args.files[0].stem))
     files = [f.name for f in args.files]
-    earlier = RESULTS / f"{name}.json"
+    earlier = out / f"{name}.json"
     if earlier.is_file() and json.loads(earlier.read_text(encoding="utf-8")).get("files") != files:
         ap.error(f"{earlier} pools other files; give --name to write another pool")
     for f, r in zip(args.files, runs, strict=True):
@@ -70,7 +70,7 @@ def main() -> None:
     print(f"{game} {new} vs {old}: pooled {share:.3f} [{lo:.3f}, {hi:.3f}], {games} games on seeds {seeds}")
     figures = {"game": game, "new": new, "old": old, "files": files, "games": games,
                "win_share": round(share, 4), "ci95": [round(lo, 4), round(hi, 4)]}  # fmt: skip
-    print(f"wrote {write(name, figures)}")
+    print(f"wrote {write(name, figures, out)}")
 
 
 if __name__ == "__main__":

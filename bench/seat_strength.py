@@ -1,6 +1,6 @@
 """Where one agent's edge over another lies: at dealt position 0 or at position 1, from a run.
 
-    python bench/seat_strength.py RUN AGENT_A AGENT_B [--boot 400] [--seed 1]
+    python -m bench.seat_strength RUN AGENT_A AGENT_B [--boot 400] [--seed 1]
 
 Reads three 2-player cells of run directory RUN (verified as the reports verify it): each
 agent's self-play and the match between them, all with paired seats. Model: the position-0
@@ -10,7 +10,7 @@ the match's two seatings give B's strength at each position; B's own self-play i
 a check of the model (the residual, near 0 where it holds). Prints B's edge over A at position 0
 and at position 1 (logits and Elo), their difference, and the residual, each with a percentile
 bootstrap interval over deals (each cell's deals resampled), and writes
-bench/results/seat-strength-<RUN>-<A>-<B>.json. Position 0 is the start player unless the game's
+seat-strength-<RUN>-<A>-<B>.json into `--out`. Position 0 is the start player unless the game's
 rules choose another.
 """
 
@@ -18,16 +18,12 @@ from __future__ import annotations
 
 import argparse
 import math
-import sys
 from pathlib import Path
 
 import numpy as np
 import polars as pl
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from common import write  # noqa: E402
+from bench.common import add_out, write
 
 ELO_PER_LOGIT = 400 / math.log(10)
 
@@ -73,6 +69,7 @@ def main() -> None:
     ap.add_argument("b")
     ap.add_argument("--boot", type=int, default=400, help="bootstrap resamples (default 400)")
     ap.add_argument("--seed", type=int, default=1)
+    add_out(ap, "seat-strength")
     args = ap.parse_args()
     from analysis.load import open_run
 
@@ -95,7 +92,7 @@ def main() -> None:
         elo = "" if name == "residual" else f"  ({point[i] * ELO_PER_LOGIT:+.0f} Elo)"
         print(f"  {name:22s} {point[i]:+.2f} [{lo[i]:+.2f}, {hi[i]:+.2f}]{elo}")
     tag = "-".join(x.replace(":", "_").replace("=", "") for x in (args.run.name, args.a, args.b))
-    print(f"wrote {write(f'seat-strength-{tag}', figures)}")
+    print(f"wrote {write(f'seat-strength-{tag}', figures, args.out)}")
 
 
 if __name__ == "__main__":

@@ -10,30 +10,26 @@ Per variant: the start-player advantage (seat-0 win share minus 1/n) with its 95
 (:func:`analysis.stats.seats.start_advantage`, the deal as the unit), and its change against
 the defaults with a 95% Student-t interval over the per-deal differences.
 
-    python bench/switch_screen.py taluva --deals 1000
-    python bench/switch_screen.py titania --deals 1000 --players 2 3
+    python -m bench.switch_screen taluva --deals 1000
+    python -m bench.switch_screen titania --deals 1000 --players 2 3
 
-Writes ``bench/results/switch-screen-<game>.json`` and prints a table.
+Writes ``switch-screen-<game>.json`` into ``--out`` and prints a table.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import sys
 import time
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 import polars as pl
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-import rust_core  # noqa: E402
-from analysis.stats.intervals import mean_ci  # noqa: E402
-from analysis.stats.seats import start_advantage  # noqa: E402
-from bench.common import write  # noqa: E402
+import rust_core
+from analysis.stats.intervals import mean_ci
+from analysis.stats.seats import start_advantage
+from bench.common import add_out, write
 
 #: Variants worth screening that the schema does not list as choices (numbers).
 EXTRA: dict[str, list[dict[str, Any]]] = {"taluva": [{"tiles": 12}]}
@@ -109,6 +105,7 @@ def main() -> None:
         "--deals", type=int, default=1000, help="deals per cell (each played once per seat rotation)"
     )
     ap.add_argument("--players", type=int, nargs="+", default=[2, 3, 4])
+    add_out(ap, "switch-screen")
     args = ap.parse_args()
     records = [r for n in args.players for r in screen(args.game, n, args.deals)]
     print(f"{args.game}: greedy self-play, {args.deals} deals per cell, paired seats; points, 95% intervals")
@@ -117,7 +114,8 @@ def main() -> None:
         name = json.dumps(r["variant"]) if r["variant"] else "(defaults)"
         change = "" if not r["variant"] else _fmt(r["change"])
         print(f"{r['players']:>7}  {name:<36} {_fmt(r['advantage']):>24} {change:>24}")
-    path = write(f"switch-screen-{args.game}", {"seed": SEED, "agents": "greedy", "records": records})
+    figures = {"seed": SEED, "agents": "greedy", "records": records}
+    path = write(f"switch-screen-{args.game}", figures, args.out)
     print(f"wrote {path}")
 
 

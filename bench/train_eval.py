@@ -1,6 +1,6 @@
 """Fits a game's learned evaluation from recorded positions and writes its weights file.
 
-    python bench/train_eval.py GAME [--agent SPEC] [--games 2000] [--workers 2] [--seed 5]
+    python -m bench.train_eval GAME [--agent SPEC] [--games 2000] [--workers 2] [--seed 5]
                                [--label SPEC] [--run DIR | --load FILE] [--save FILE]
                                [--variant JSON] [--dry-run]
 
@@ -22,14 +22,13 @@ log-loss and accuracy against the games' outcomes of both models, of the game's 
 10,000 single-position predictions of each model, and the time taken. The logistic model is
 written to ``rust_core/src/games/GAME/GAME_eval_weights.txt`` (unless ``--dry-run``): a dot
 product per player, the cheapest evaluation the search can call; rebuild ``rust_core`` to
-compile it in. Writes bench/results/train-eval-GAME.json.
+compile it in. Writes train-eval-GAME.json into `--out`.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
@@ -38,9 +37,7 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from common import write  # noqa: E402
+from bench.common import add_out, write
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -203,6 +200,7 @@ def main() -> None:
     ap.add_argument("--save", type=Path, default=None, help="also write the positions to this Parquet file")
     ap.add_argument("--load", type=Path, default=None, help="read the positions of this Parquet file instead")
     ap.add_argument("--dry-run", action="store_true", help="print the figures, write no weights file")
+    add_out(ap, "train-eval")
     args = ap.parse_args()
     import rust_core
 
@@ -238,7 +236,7 @@ def main() -> None:
         print(f"wrote {target} (rebuild rust_core to use it)")
     figures = {"game": args.game, "positions": frame.height, "source": fitted, "held_out": results,
                "data_seconds": round(t_data, 1), "fit_seconds": round(t_fit, 1)}  # fmt: skip
-    print(f"wrote {write(f'train-eval-{args.game}', figures)}")
+    print(f"wrote {write(f'train-eval-{args.game}', figures, args.out)}")
 
 
 if __name__ == "__main__":

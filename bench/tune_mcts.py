@@ -1,14 +1,14 @@
 """Per-game defaults of `mcts`: one step of coordinate search from the version-2 settings.
 
-    python bench/tune_mcts.py [--games 80] [--iters 200] [--workers 2] [--only GAME ...]
-    python bench/tune_mcts.py --confirm [--confirm-games 240]
+    python -m bench.tune_mcts [--games 80] [--iters 200] [--workers 2] [--only GAME ...]
+    python -m bench.tune_mcts --confirm [--confirm-games 240]
 
 Screening: for every game (2 players, default rules) and every candidate change of one
 setting (`c`, `bias`, `widen`, `rollout`), plays `--games` paired games of
 `mcts:iters=N,<change>` against `mcts:iters=N` with the version-2 settings
 (`c=0.2,bias=10,widen=0.5,widen_c=2,rollout=greedy`, written out so that the comparison does
 not move when the defaults do) and prints the candidate's win share with a 95% interval over
-deals; writes bench/results/tune-mcts.json.
+deals; writes tune-mcts.json into `--out`.
 
 Confirmation (`--confirm`, reading that file): per game, the screened candidate with the
 highest win share, if above 0.5, plays `--confirm-games` further games (new deals); a game's
@@ -21,17 +21,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from common import RESULTS, write  # noqa: E402
-from mcts_strength import interval, match  # noqa: E402
-
-import rust_core  # noqa: E402
+import rust_core
+from bench.common import add_out, write
+from bench.mcts_strength import interval, match
 
 #: every game but the synthetic one
 GAMES = [g for g in rust_core.games() if g != "coin"]
@@ -48,9 +44,9 @@ def spec(iters: int, change: str | None) -> str:
     return f"mcts:iters={iters}," + ",".join(f"{k}={v}" for k, v in settings.items())
 
 
-def confirm(pool: ProcessPoolExecutor, extra: int) -> None:
+def confirm(pool: ProcessPoolExecutor, extra: int, out: Path) -> None:
     """The confirmation stage: see the module docs."""
-    path = RESULTS / "tune-mcts.json"
+    path = out / "tune-mcts.json"
     figures = json.loads(path.read_text())
     iters, games, seed = figures["iters"], figures["games"], figures["seed"]
     for game, result in figures["games_tuned"].items():
@@ -75,13 +71,13 @@ def confirm(pool: ProcessPoolExecutor, extra: int) -> None:
         n = len(first) + len(more)
         print(f"{game:9} {best:16} {share:.3f} [{lo:.3f}, {hi:.3f}] in {n} games: {verdict}", flush=True)
     figures["confirm_games"] = extra
-    print(f"wrote {write('tune-mcts', figures)}")
+    print(f"wrote {write('tune-mcts', figures, out)}")
     print(json.dumps({g: r["chosen"] for g, r in figures["games_tuned"].items()}))
 
 
-def earlier(settings: dict) -> dict:
+def earlier(settings: dict, out: Path) -> dict:
     """Screened games of an earlier run with the same settings (an `--only` run adds to it)."""
-    path = RESULTS / "tune-mcts.json"
+    path = out / "tune-mcts.json"
     if not path.exists():
         return {}
     old = json.loads(path.read_text())
@@ -107,10 +103,11 @@ def main() -> None:
     ap = tuning_args(__doc__, games=80, seed=31)
     ap.add_argument("--confirm", action="store_true", help="confirm the screened candidates (see above)")
     ap.add_argument("--confirm-games", type=int, default=240, help="confirmation games (default 240)")
+    add_out(ap, "tune-mcts")
     args = ap.parse_args()
     if args.confirm:
         with ProcessPoolExecutor(args.workers) as pool:
-            confirm(pool, args.confirm_games)
+            confirm(pool, args.confirm_games, args.out)
         return
     results: dict[str, dict] = {}
     t0 = time.perf_counter()
@@ -129,8 +126,8 @@ def main() -> None:
             print(f"{game:9} chosen: {chosen or 'the version-2 settings'}", flush=True)
             results[game] = {"candidates": rows, "chosen": chosen}
     figures = {"iters": args.iters, "games": args.games, "baseline": BASE, "seed": args.seed}
-    figures["games_tuned"] = {**earlier(figures), **results}
-    print(f"wrote {write('tune-mcts', figures)}")
+    figures["games_tuned"] = {**earlier(figures, args.out), **results}
+    print(f"wrote {write('tune-mcts', figures, args.out)}")
     print(json.dumps({g: r["chosen"] for g, r in results.items()}))
 
 

@@ -1,8 +1,8 @@
 """The rollout policy of `mcts` per game, chosen at equal CPU time per decision.
 
-    python bench/tune_rollout.py [--iters 200] [--games 160] [--workers 2] [--only GAME ...]
+    python -m bench.tune_rollout [--iters 200] [--games 160] [--workers 2] [--only GAME ...]
 
-`bench/tune_mcts.py` compares settings at equal *iterations*; a rollout policy also changes
+`bench.tune_mcts` compares settings at equal *iterations*; a rollout policy also changes
 what an iteration costs (a random rollout move skips the greedy evaluation of every legal
 action), so it is compared at equal *time*. For every game (2 players, default rules), the
 baseline is `mcts:iters=N` with the version-4 settings written out (the version-2 settings of
@@ -10,7 +10,7 @@ baseline is `mcts:iters=N` with the version-4 settings written out (the version-
 move when the defaults do). Each other rollout policy (`greedy`, `egreedy`, `random`) gets the
 iterations that cost what the baseline costs (`equal_time.calibrate`) and plays `--games`
 paired games against it; a policy is adopted where its 95% interval over deals lies wholly
-above 0.5 (the best such one). Writes bench/results/tune-rollout.json; the chosen policies are
+above 0.5 (the best such one). Writes tune-rollout.json into `--out`; the chosen policies are
 in each game's `MCTS_DEFAULTS` (rust_core/src/games/<game>/eval.rs).
 """
 
@@ -18,17 +18,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from common import write  # noqa: E402
-from equal_time import calibrate, mcts_spec  # noqa: E402
-from mcts_strength import interval, match  # noqa: E402
-from tune_mcts import BASE, tuning_args  # noqa: E402
+from bench.common import add_out, write
+from bench.equal_time import calibrate, mcts_spec
+from bench.mcts_strength import interval, match
+from bench.tune_mcts import BASE, tuning_args
 
 # Each game's MCTS_DEFAULTS at mcts version 4 (the baseline of this study).
 VERSION_4 = {
@@ -73,12 +69,13 @@ def tune(pool: ProcessPoolExecutor, game: str, args: argparse.Namespace) -> dict
 
 def main() -> None:
     ap = tuning_args(__doc__, games=160, seed=37)
+    add_out(ap, "tune-rollout")
     args = ap.parse_args()
     t0 = time.perf_counter()
     with ProcessPoolExecutor(args.workers) as pool:
         results = {game: tune(pool, game, args) for game in args.only}
     figures = {"iters": args.iters, "games": args.games, "seed": args.seed, "games_tuned": results}
-    print(f"wrote {write('tune-rollout', figures)} ({time.perf_counter() - t0:.0f} s)")
+    print(f"wrote {write('tune-rollout', figures, args.out)} ({time.perf_counter() - t0:.0f} s)")
     print(json.dumps({g: r["chosen"] for g, r in results.items()}))
 
 
