@@ -14,6 +14,19 @@ os.environ["RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"] = "0"
 os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
 
 
+#: Fixtures that start Ray: a test that needs one (directly or through another fixture) is `slow`.
+RAY_FIXTURES = frozenset({"ray_local", "token_cluster"})
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Marks every test that starts Ray `slow`, so that `pytest -m "not slow"` leaves it out; tests
+    that play studies or run the command line end to end without these fixtures are marked in
+    their own modules."""
+    for item in items:
+        if RAY_FIXTURES & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.slow)
+
+
 @pytest.fixture(scope="module")
 def ray_local() -> Iterator[None]:
     """A local Ray with 2 CPUs for one test module (the pipeline uses it as it finds it)."""

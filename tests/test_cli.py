@@ -96,6 +96,7 @@ def _env(**extra: str) -> dict[str, str]:
     return env
 
 
+@pytest.mark.slow  # the command line end to end, in a subprocess
 def test_an_unreachable_address_fails_fast_naming_it_and_writes_nothing(write_study, tmp_path):
     path = write_study(games=10)
     out = tmp_path / "run"

@@ -18,6 +18,9 @@ from pipeline.distribute import Progress
 from pipeline.runner import run_study
 from pipeline.study import load_study
 
+# plays studies through Ray, killing drivers and workers: `pytest -m "not slow"` leaves it out
+pytestmark = pytest.mark.slow
+
 
 def same(a, b) -> bool:
     return a.column_names == b.column_names and all(a[c].equals(b[c]) for c in a.column_names)
