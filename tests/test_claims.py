@@ -248,3 +248,16 @@ def test_a_run_without_the_tiebreak_column_is_refused_not_read_as_zero(tmp_path,
     monkeypatch.undo()
     (measured,) = _fix_lines(tmp_path / "with", "hiroba")
     assert "recorded scores put fair at the second player" in measured
+
+
+def test_the_glossary_defines_every_term_the_page_uses(tmp_path):
+    from types import SimpleNamespace
+
+    from analysis.report.doc import Doc
+    from analysis.report.methods import glossary
+
+    doc = Doc(tmp_path, {}, {})
+    doc.para("xmcts is +536 Elo over mcts; the handicap was played and play refutes it.")
+    glossary(doc, SimpleNamespace(game="coin"))  # type: ignore[arg-type]
+    defined = {line.split(" | ")[0].strip("| ") for line in doc.md if line.startswith("| ")}
+    assert {"Elo", "played", "refutes"} <= defined and "expert limit" not in defined

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from ..agents import describe, ladder_key
@@ -104,7 +105,26 @@ GLOSSARY = (
     ("matters", "the whole interval lies beyond the practical threshold"),
 )
 
-#: Terms of a skill ladder, shown when the study has one.
+#: Terms of fixes and sweeps (:mod:`analysis.claims`), shown where the page uses them.
+CLAIM_GLOSSARY = (
+    (
+        "threshold",
+        "the study's practical threshold: the smallest advantage that matters, in points of win rate",
+    ),
+    ("played", "measured in games played with that setting: evidence that outranks a prediction"),
+    (
+        "predicted",
+        "recomputed from the scores of games played without the setting, had nobody played differently",
+    ),
+    ("confirmed", "played with the setting, the start-player advantage lies wholly within the threshold"),
+    ("refutes", "played with the setting, the start-player advantage lies wholly beyond the threshold"),
+    (
+        "lack-of-fit",
+        "a test of a straight line against one mean per swept value; p below 0.05 rejects the line",
+    ),
+)
+
+#: Terms of a skill ladder, shown where the page uses them.
 LADDER_GLOSSARY = (
     ("rung", "one agent of a skill ladder; every rung plays the balance question in self-play"),
     (
@@ -119,14 +139,19 @@ LADDER_GLOSSARY = (
     ),
     (
         "slope per 100 Elo",
-        "how much a number changes per 100 Elo of agent strength, a straight line fitted over the top rungs",
+        "how much a number changes per 100 Elo of agent strength, a straight line fitted over the search "
+        "rungs (over every rung only when fewer than two rungs search)",
     ),
     (
         "converged",
         "the top two rungs agree within the threshold and the slope over one Elo step stays within it: "
         "stronger play within the ladder does not change the answer",
     ),
-    ("still moving", "the slope's interval excludes 0: the number still changes with skill"),
+    (
+        "still moving",
+        "the slope's interval excludes 0, or the top two rungs measurably differ: the number still changes "
+        "with skill",
+    ),
     ("not settled", "neither converged nor shown to move: more games are needed"),
     (
         "expert limit",
@@ -137,8 +162,12 @@ LADDER_GLOSSARY = (
 
 
 def glossary(doc: Doc, s: StudyAnalysis) -> None:
+    """Every term of the page: the basic ones always, a ladder's and the claims' where the page's
+    text uses them (so "Elo" is defined on every page that says it), then the game's own."""
     doc.heading("Glossary")
-    terms = list(GLOSSARY) + (list(LADDER_GLOSSARY) if s.rungs else []) + list(section(s.game).glossary)
+    text = "\n".join(doc.md)
+    used = [(a, b) for a, b in (*LADDER_GLOSSARY, *CLAIM_GLOSSARY) if re.search(rf"\b{re.escape(a)}\b", text)]
+    terms = list(GLOSSARY) + used + list(section(s.game).glossary)
     doc.table(["term", "meaning"], [[a, b] for a, b in terms])
 
 
