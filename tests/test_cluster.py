@@ -18,6 +18,9 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 
+# starts a two-node Ray cluster and plays studies on it: `pytest -m "not slow"` leaves it out
+pytestmark = pytest.mark.slow
+
 # Two nodes on loopback, each with 1 CPU, started with ray.cluster_utils.Cluster in a process of its
 # own (`ray start` cannot add a second node on one machine while keeping to loopback); the token
 # settings are the README's: RAY_AUTH_MODE=token and RAY_AUTH_TOKEN on every node and the driver.
