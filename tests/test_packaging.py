@@ -122,6 +122,7 @@ def test_ci_runs_the_checks_and_then_exactly_the_readme_test_command():
         "cargo fmt --check",
         "cargo clippy --all-targets -- -D warnings",
         "mypy",
+        "mkdocs build --strict",
     ):
         assert check in ci, check
     readme = (ROOT / "README.md").read_text()
