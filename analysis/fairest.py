@@ -5,6 +5,9 @@ designer's space). After each round of games the runner asks :func:`fairest_roun
 the run directory and, per candidate, the start-player advantage (seat-0 win share minus 1/n)
 with its 95% interval (deal-clustered with paired seats). Racing (successive elimination):
 
+* every candidate's start-player advantage carries an anytime-valid interval (a confidence
+  sequence, :mod:`analysis.stats.sequential`): the race looks after every round, and a
+  fixed-sample interval would be wrong more often than 5% of the time over all those looks;
 * a candidate's *distance from fair* lies between ``near`` (0 when its interval holds 0, else
   the interval's bound nearest 0) and ``far`` (the bound farthest from 0);
 * a candidate is **out** (shown worse) when its ``near`` exceeds the smallest ``far`` of any
@@ -36,7 +39,7 @@ from .fairness import sweeps_of
 from .load import open_run
 from .model import cell_infos
 from .stats.practical import classify
-from .stats.seats import start_advantage
+from .stats.seats import start_advantage_sequence
 from .words import pts
 
 __all__ = ["FairestStep", "fairest_round"]
@@ -72,18 +75,22 @@ def _secondary(r: pl.DataFrame) -> dict[str, float]:
 
 
 def candidates(
-    run_dir: pathlib.Path, threshold: float
+    run_dir: pathlib.Path, threshold: float, max_games: int | None = None
 ) -> tuple[list[dict[str, Any]], dict[str, pl.DataFrame], bool]:
-    """Per cell: label, games, advantage with interval, practical class, near/far, secondary."""
+    """Per cell: label, games, advantage with its anytime-valid interval (a confidence sequence
+    tuned to the cap's units: the race looks after every round), practical class, near/far,
+    secondary."""
     run = open_run(run_dir)
     study = run.manifest["study"]
     paired = bool(study.get("pair_seats", False))
+    cap = max_games or max(int(c["games"]) for c in study["cells"])
+    n_opt = cap / max(int(c["n_players"]) for c in study["cells"]) if paired else cap
     rows: dict[str, pl.DataFrame] = {}
     out = []
     for info in cell_infos(list(study["cells"])):
         r = run.cell_rows(info.id)
         rows[info.id] = r
-        a = start_advantage(r, paired=paired)
+        a = start_advantage_sequence(r, paired=paired, n_opt=n_opt)
         near, far = _near_far(a.lo, a.hi)
         out.append(
             {"cell": info.id, "label": info.name, "games": int(r["game_index"].n_unique()),
@@ -122,7 +129,7 @@ def _line(cands: list[dict[str, Any]], fit: str, spent: int) -> str:
 
 def fairest_round(run_dir: pathlib.Path, *, threshold: float, max_games: int) -> FairestStep:
     """The racing decision after a round (see the module docstring)."""
-    cands, rows, paired = candidates(pathlib.Path(run_dir), threshold)
+    cands, rows, paired = candidates(pathlib.Path(run_dir), threshold, max_games)
     games, settled = race(cands, max_games)
     fit, crossing = "", None
     infos = cell_infos(list(open_run(run_dir).manifest["study"]["cells"]))

@@ -21,14 +21,16 @@ from .agents import iterations
 from .load import open_run
 from .model import StudyAnalysis
 from .skill import LadderMetric, LadderPoint, fitted
-from .stats.seats import start_advantage
+from .stats.seats import start_advantage_sequence
 
 __all__ = ["LadderRound", "agent_cost", "ladder_round", "max_halfwidths", "settle_room", "uncertainty"]
 
 
 def max_halfwidths(run_dir: pathlib.Path | str) -> dict[str, float]:
-    """Per cell id: the 95% interval half-width of the start-player advantage (``inf``
-    for a cell without games yet). Uses the deal as the unit when the study pairs seats."""
+    """Per cell id: the half-width of the start-player advantage's anytime-valid 95% interval (a
+    confidence sequence, :mod:`analysis.stats.sequential`: the loop looks after every round, so the
+    stop holds its error rate however often it looks; ``inf`` for a cell without games yet). Uses
+    the deal as the unit when the study pairs seats."""
     run = open_run(run_dir, allow_partial=True)
     study = run.manifest["study"]
     paired = bool(study.get("pair_seats", False))
@@ -41,7 +43,7 @@ def max_halfwidths(run_dir: pathlib.Path | str) -> dict[str, float]:
     rows = lf.select("cell", "game_index", "deal_index", "seat", "win").collect()
     for (cid,), part in rows.partition_by("cell", as_dict=True).items():
         if cid in out and part.height:
-            hw = start_advantage(part, paired=paired).halfwidth
+            hw = start_advantage_sequence(part, paired=paired).halfwidth
             out[cid] = hw if math.isfinite(hw) else math.inf
     return out
 

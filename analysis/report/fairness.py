@@ -67,13 +67,28 @@ def _fairest(doc: Doc, s: StudyAnalysis) -> None:
     last = rounds[-1]["fairest"]
     doc.heading("Fairest settings (balancelab fairest)", 3)
     doc.para(str(last.get("line", "")))
+    doc.para(
+        "The race looks after every round, so each setting's interval here is anytime-valid (a 95% "
+        "confidence sequence: it holds its true value at every look at once, about 1.5 times as wide as a "
+        "fixed-sample interval); a setting is out when its whole interval lies farther from fair than the "
+        "whole interval of the best."
+    )
     rows = [
         [c["label"], f"{c['games']:,}", _points(c["advantage"], c["lo"], c["hi"]), c["status"],
          f"{c['turns']:.1f}", f"{100 * c['ties']:.1f}", f"{c['spread']:.1f}"]
         for c in last.get("candidates", [])
     ]  # fmt: skip
     doc.table(
-        ["setting", "games", "advantage, points [95% CI]", "status", "turns", "ties, %", "score spread"], rows
+        [
+            "setting",
+            "games",
+            "advantage, points [95% confidence sequence]",
+            "status",
+            "turns",
+            "ties, %",
+            "score spread",
+        ],
+        rows,
     )
 
 

@@ -21,6 +21,7 @@ from scipy.stats import chisquare, ttest_1samp
 from statsmodels.stats.multivariate import test_mvmean
 
 from .intervals import ALPHA, Estimate, clustered_wilson, mean_ci, unit_means, wilson
+from .sequential import confidence_sequence
 
 __all__ = [
     "SeatTest",
@@ -30,6 +31,7 @@ __all__ = [
     "seat_matrix",
     "seat_win_rates",
     "start_advantage",
+    "start_advantage_sequence",
 ]
 
 
@@ -90,6 +92,17 @@ def start_advantage(rows: pl.DataFrame, *, paired: bool, alpha: float = ALPHA) -
     """Seat-0 win rate minus 1/n, with the seat-0 interval shifted by the same amount."""
     n = n_players_of(rows)
     return _seat_estimate(rows, 0, paired, alpha).shifted(-1 / n)
+
+
+def start_advantage_sequence(
+    rows: pl.DataFrame, *, paired: bool, alpha: float = ALPHA, n_opt: float = 1000.0
+) -> Estimate:
+    """Seat-0 win rate minus 1/n with an anytime-valid interval (a confidence sequence over the
+    units: :mod:`analysis.stats.sequential`), for loops that look after every round."""
+    n = n_players_of(rows)
+    mine = rows.filter(pl.col("seat") == 0)
+    values = unit_means(mine, "win", paired=paired)["value"].to_numpy()
+    return confidence_sequence(values, alpha, n_opt).shifted(-1 / n)
 
 
 def equal_seats_test(rows: pl.DataFrame, *, paired: bool) -> SeatTest:
