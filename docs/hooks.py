@@ -6,6 +6,8 @@ A page asks for generated text with an HTML comment marker on a line of its own:
   argparse parser (``pipeline.cli.build_parser``);
 - ``<!-- balancelab:study-schema -->``: the study file's fields, from the pydantic models of
   ``pipeline/study_file.py`` (``model_json_schema``);
+- ``<!-- balancelab:studies -->``: the built-in studies (``pipeline/studies/``) with their game,
+  cells, games and description, as ``balancelab studies`` lists them;
 - ``<!-- balancelab:variant-options GAME -->``: a game's variant options, from
   ``rust_core.variant_schema``; ``<!-- balancelab:contract-options -->``: the options every game
   accepts, from ``rust_core.contract_options``.
@@ -34,6 +36,8 @@ def _generate(kind: str, arg: str | None) -> str:
         return cli_reference()
     if kind == "study-schema":
         return study_schema_reference()
+    if kind == "studies":
+        return studies_table()
     if kind == "variant-options" and arg:
         return options_table(_schema(arg))
     if kind == "contract-options":
@@ -128,3 +132,15 @@ def study_schema_reference() -> str:
         lines += _model_table(name, defs[name], defs)
     lines += ["### JSON schema", "", "```json", json.dumps(schema, indent=2), "```"]
     return "\n".join(lines)
+
+
+def studies_table() -> str:
+    """The built-in studies: name, game, cells, games and description."""
+    from pipeline import study as study_mod
+
+    rows = ["| study | game | cells | games | question |", "|---|---|---|---|---|"]
+    for name in study_mod.builtin_names():
+        s = study_mod.load_study(name)
+        games = sum(c.games for c in s.cells)
+        rows.append(f"| `{name}` | {s.game} | {len(s.cells)} | {games:,} | {_cell(s.description)} |")
+    return "\n".join(rows)

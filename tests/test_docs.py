@@ -90,6 +90,9 @@ def test_the_generated_reference_covers_every_command_and_game_option():
         table = hooks.options_table(rust_core.variant_schema(game))
         for option in rust_core.variant_schema(game):
             assert f"| `{option['name']}` |" in table, (game, option["name"])
+    studies = hooks.studies_table()
+    for name in ("alhambra-dirk", "hiroba-skill", "atlas-titania"):
+        assert f"| `{name}` |" in studies, name
     schema = hooks.study_schema_reference()
     for field in ("games_per_cell", "pair_seats", "grid", "ladder", "players"):
         assert f"| `{field}` |" in schema, field
