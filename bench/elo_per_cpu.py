@@ -132,7 +132,7 @@ def main() -> None:
             spent[b].append([clocks[1]])
     elo = ratings(units)
     agents = [
-        {"spec": s, "family": family[s], "version": rust_core.agent_version(s),
+        {"spec": s, "family": family[s], "version": rust_core.agent_version(s, args.game),
          "ms_per_decision": round(summed(spent[s])[0].ms_per_searched, 3),
          "calibrated_ms": round(cost[s] * 1000, 3), **elo[s]}
         for s in cost

@@ -160,7 +160,7 @@ def main() -> None:
         "ci95": [round(lo, 4), round(hi, 4)],
         "seconds_per_decision": round(per_move, 5),
         "variant": variant,
-        "mcts_version": rust_core.agent_version("mcts"),
+        "mcts_version": rust_core.agent_version("mcts", args.game),
     }
     print(f"wrote {write(name, figures, args.out)}")
 

@@ -106,7 +106,7 @@ def atlas_studies(games: Iterable[str] | None = None) -> list[Study]:
 def cost_key(study: Study, cell: Cell) -> str:
     """What a game's cost depends on: game, rules version, player count, agents and their
     versions, variant."""
-    agents = ",".join(f"{a}@{rust_core.agent_version(a)}" for a in cell.agents)
+    agents = ",".join(f"{a}@{rust_core.agent_version(a, study.game)}" for a in cell.agents)
     variant = json.dumps(cell.variant, sort_keys=True)
     return f"{study.game}@{rust_core.rules_version(study.game)}|p{cell.n_players}|{agents}|{variant}"
 

@@ -65,7 +65,7 @@ def engine_of(study: Study) -> EngineSpec:
     learned = any(spec.split(":", 1)[0] == "xmcts" for spec in specs)
     return EngineSpec(
         rules_version={study.game: rust_core.rules_version(study.game)},
-        agent_versions={spec: rust_core.agent_version(spec) for spec in specs},
+        agent_versions={spec: rust_core.agent_version(spec, study.game) for spec in specs},
         evaluations={study.game: evaluation_of(study.game)} if learned else {},
     )
 

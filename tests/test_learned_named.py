@@ -49,7 +49,7 @@ def test_the_report_names_the_learned_evaluation_and_what_it_was_fitted_on(
     }
     md = (write_report(out).parent / "report.md").read_text()
     assert f"Learned evaluation of hiroba (xmcts): {recorded['hiroba']}." in md
-    version = rust_core.agent_version("xmcts")
+    version = rust_core.agent_version("xmcts", "hiroba")
     row = rf"^\| xmcts:iters=8 \| {version} \| the tree search of mcts .*learned evaluation"
     assert re.search(row, md, re.M), "the methods table describes xmcts"
 

@@ -253,11 +253,12 @@ seed = 1
 games_per_cell = 4
 [grid]
 players = [2]
-agents = ["random", ["greedy", "mcts:iters=10"]]
+agents = ["random", ["greedy", "mcts:iters=10"], ["xmcts:iters=5", "random"]]
 """
     study = load_study(str(write_study(text=text)))
     engine = manifest.engine_of(study)
     assert engine.rules_version == {"alhambra": rust_core.rules_version("alhambra")}
-    assert engine.agent_versions == {
-        spec: rust_core.agent_version(spec) for spec in ("greedy", "mcts:iters=10", "random")
-    }
+    specs = ("greedy", "mcts:iters=10", "random", "xmcts:iters=5")
+    assert engine.agent_versions == {spec: rust_core.agent_version(spec, "alhambra") for spec in specs}
+    # the versions in the study's game: xmcts's is that of Alhambra's evaluation, not Hiroba's
+    assert engine.agent_versions["xmcts:iters=5"] != rust_core.agent_version("xmcts:iters=5", "hiroba")

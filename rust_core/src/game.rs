@@ -1,5 +1,6 @@
-//! The game contract: three traits every engine implements on its state type, and the
-//! per-player view through which agents see a game.
+//! The game contract: three traits every engine implements on its state type, the
+//! per-player view through which agents see a game, and the per-seat score [`Handicap`] that
+//! view carries (every game accepts one; its option is parsed by [`crate::handicap`]).
 //!
 //! * [`Game`]: what the game **is**: set-up, who acts, legal actions, applying them, the
 //!   outcome, and what each player knows ([`Game::determinize`], [`Game::observation`]).
@@ -23,7 +24,6 @@
 //! tile, then build).
 
 use crate::error::Result;
-use crate::handicap::{self, Handicap};
 use crate::options::{Files, OptionSpec};
 use crate::rng::Rng;
 use serde_json::Value;
@@ -303,7 +303,7 @@ pub struct View<'a, G: Game> {
 impl<'a, G: Game> View<'a, G> {
     /// The view of acting `player`.
     pub fn new(state: &'a G, player: usize) -> Self {
-        Self::with_handicap(state, player, &handicap::ZERO)
+        Self::with_handicap(state, player, &NO_HANDICAP)
     }
     /// The view of acting `player` in a game played with a score `handicap`.
     pub fn with_handicap(state: &'a G, player: usize, handicap: &'a Handicap) -> Self {
@@ -360,6 +360,53 @@ mod tests {
 
     #[test]
     fn ranks_share_ties() {
+/// Points added to the final score of the player in each turn-order seat: the score handicap
+/// that every game accepts (the option is [`crate::handicap`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Handicap([i64; MAX_SEATS]);
+
+/// No handicap (what [`View::new`] shows agents).
+pub static NO_HANDICAP: Handicap = Handicap([0; MAX_SEATS]);
+
+impl Handicap {
+    /// A handicap from per-seat points (seats beyond the slice get 0).
+    pub fn from_points(points: &[i64]) -> Self {
+        let mut h = [0; MAX_SEATS];
+        for (slot, p) in h.iter_mut().zip(points) {
+            *slot = *p;
+        }
+        Handicap(h)
+    }
+    pub fn is_zero(&self) -> bool {
+        self.0.iter().all(|p| *p == 0)
+    }
+    /// Points of turn-order seat `seat`.
+    pub fn points(&self, seat: usize) -> i64 {
+        self.0.get(seat).copied().unwrap_or(0)
+    }
+    /// Final scores of `state` by position, each plus its seat's handicap.
+    pub fn scores<G: Game>(&self, state: &G) -> Vec<i64> {
+        let mut scores = state.scores();
+        if !self.is_zero() {
+            for (q, s) in scores.iter_mut().enumerate() {
+                *s += self.points(state.seat(q));
+            }
+        }
+        scores
+    }
+    /// Handicapped scores, ranks and win shares of a finished `state` (equal handicapped
+    /// scores fall to the game's tie-break).
+    pub fn outcome<G: Game>(&self, state: &G) -> (Vec<i64>, Vec<u32>, Vec<f64>) {
+        let scores = self.scores(state);
+        let (ranks, wins) = ranks_and_wins(&scores, &state.tiebreaks());
+        (scores, ranks, wins)
+    }
+    /// Win shares of a finished `state` under this handicap.
+    pub fn wins<G: Game>(&self, state: &G) -> Vec<f64> {
+        self.outcome(state).2
+    }
+}
+
         let (r, w) = ranks_and_wins(&[10, 30, 30, 5], &[]);
         assert_eq!(r, vec![3, 1, 1, 4]);
         assert_eq!(w, vec![0.0, 0.5, 0.5, 0.0]);

@@ -3,12 +3,14 @@
 //! A variant may carry the option `handicap`: one integer per player, in turn order (the
 //! start player first), added to each player's final score before ranking. It is not a
 //! game's own option (no game folder knows it): [`split`] takes it off the variant before
-//! the game parses the rest, the batch runner adds it at scoring ([`Handicap::outcome`]),
-//! and agents see it through their [`crate::game::View`] so that search values handicapped
-//! outcomes. A zero handicap (absent, null or all zeros) changes nothing.
+//! the game parses the rest, the batch runner adds it at scoring
+//! ([`crate::game::Handicap::outcome`]), and agents see it through their
+//! [`crate::game::View`] so that search values handicapped outcomes. A zero handicap (absent,
+//! null or all zeros) changes nothing. This module is the option (its schema, parsing and
+//! normal form); the value, [`Handicap`], is part of the game contract in [`crate::game`].
 
 use crate::error::{Error, Result};
-use crate::game::{ranks_and_wins, Game, MAX_SEATS};
+use crate::game::{Handicap, MAX_SEATS};
 use crate::options::OptionSpec;
 use serde_json::{json, Value};
 
@@ -17,52 +19,6 @@ pub const NAME: &str = "handicap";
 /// Largest handicap magnitude (points) a seat may get.
 pub const MAX_POINTS: i64 = 1000;
 const ALLOWED: &str = "list of one integer per player (turn order, start player first), each -1000..=1000; null = none";
-
-/// Points added to the final score of the player in each turn-order seat.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Handicap([i64; MAX_SEATS]);
-
-/// No handicap (what [`crate::game::View::new`] shows agents).
-pub static ZERO: Handicap = Handicap([0; MAX_SEATS]);
-
-impl Handicap {
-    /// A handicap from per-seat points (seats beyond the slice get 0).
-    pub fn from_points(points: &[i64]) -> Self {
-        let mut h = [0; MAX_SEATS];
-        for (slot, p) in h.iter_mut().zip(points) {
-            *slot = *p;
-        }
-        Handicap(h)
-    }
-    pub fn is_zero(&self) -> bool {
-        self.0.iter().all(|p| *p == 0)
-    }
-    /// Points of turn-order seat `seat`.
-    pub fn points(&self, seat: usize) -> i64 {
-        self.0.get(seat).copied().unwrap_or(0)
-    }
-    /// Final scores of `state` by position, each plus its seat's handicap.
-    pub fn scores<G: Game>(&self, state: &G) -> Vec<i64> {
-        let mut scores = state.scores();
-        if !self.is_zero() {
-            for (q, s) in scores.iter_mut().enumerate() {
-                *s += self.points(state.seat(q));
-            }
-        }
-        scores
-    }
-    /// Handicapped scores, ranks and win shares of a finished `state` (equal handicapped
-    /// scores fall to the game's tie-break).
-    pub fn outcome<G: Game>(&self, state: &G) -> (Vec<i64>, Vec<u32>, Vec<f64>) {
-        let scores = self.scores(state);
-        let (ranks, wins) = ranks_and_wins(&scores, &state.tiebreaks());
-        (scores, ranks, wins)
-    }
-    /// Win shares of a finished `state` under this handicap.
-    pub fn wins<G: Game>(&self, state: &G) -> Vec<f64> {
-        self.outcome(state).2
-    }
-}
 
 /// The option's description, as the games' schemas give theirs.
 pub fn option_spec() -> OptionSpec {
@@ -112,6 +68,7 @@ pub fn restore(mut options: Value, handicap: &Handicap, n_players: usize) -> Val
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::{Game, NO_HANDICAP};
 
     #[test]
     fn split_takes_the_option_off() {
@@ -262,7 +219,7 @@ mod tests {
             a.choose(&crate::game::View::with_handicap(&g, 0, h), &mut crate::rng::agent_rng(1, 1, 0))
         };
         for spec in ["mcts:iters=200", "mcts1:iters=200"] {
-            assert_eq!(pick(spec, &ZERO), SAFE, "{spec} without a handicap");
+            assert_eq!(pick(spec, &NO_HANDICAP), SAFE, "{spec} without a handicap");
             assert_ne!(pick(spec, &Handicap::from_points(&[0, 2])), SAFE, "{spec} with 2 points to player 1");
         }
     }

@@ -90,22 +90,6 @@ pub fn mcts_defaults(game: &str) -> Result<&'static str> {
     with_game!(game, G => Ok(<G as crate::game::Evaluate>::MCTS_DEFAULTS))
 }
 
-macro_rules! weights_texts {
-    ($($name:literal => $ty:ty $(, py = $py:path)?;)*) => {
-        &[$(<$ty as crate::game::Evaluate>::EVAL_WEIGHTS),*]
-    };
-}
-
-/// The content hash of every game's learned evaluation together (mixed into `xmcts`'s version).
-pub fn eval_weights_hash() -> u32 {
-    weights_hash(registered_games!(weights_texts))
-}
-
-/// The content hash of several weights files together (in order).
-pub fn weights_hash(texts: &[&str]) -> u32 {
-    texts.iter().fold(0u32, |h, t| h.rotate_left(5) ^ crate::agents::learned::content_hash(t))
-}
-
 /// The content hash of `game`'s learned evaluation (`<game>_eval_weights.txt`), as 8 hex digits.
 pub fn eval_hash(game: &str) -> Result<String> {
     with_game!(game, G => Ok(format!("{:08x}", crate::agents::learned::content_hash(
@@ -123,9 +107,11 @@ pub fn feature_names(game: &str) -> Result<Vec<&'static str>> {
     with_game!(game, G => Ok(<G as crate::game::Evaluate>::FEATURE_NAMES.to_vec()))
 }
 
-/// The version of an agent spec's play (see [`crate::agents::agent_version`]).
-pub fn agent_version(spec: &str) -> Result<u32> {
-    AgentSpec::parse(spec).map(|a| a.version())
+/// The version of an agent spec's play in `game` (see [`crate::agents::agent_version`]): it
+/// depends on the agent and on that game's own learned evaluation, never on another game's.
+/// An unknown game or agent is an error naming the allowed ones.
+pub fn agent_version(spec: &str, game: &str) -> Result<u32> {
+    with_game!(game, G => AgentSpec::parse(spec).map(|a| a.version::<G>()))
 }
 
 /// The variant of `game` for `n_players` in normal form ([`Game::normalize_variant`]): every

@@ -69,14 +69,17 @@ def player_range(game: str) -> tuple[int, int]:
     return int(lo), int(hi)
 
 
-def agent_version(spec: str) -> int:
-    """The version of an agent spec's play (bumped whenever its choices change for a seed)."""
-    return int(_native.agent_version(spec))
+def agent_version(spec: str, game: str) -> int:
+    """The version of an agent spec's play in ``game`` (bumped whenever its choices change for a
+    seed): it depends only on the agent and on ``game``'s own learned evaluation (``xmcts``), never
+    on another game's, so refitting one game's weights leaves every other game's runs resumable.
+    An unknown agent or game is an :data:`EngineError` naming the allowed ones."""
+    return int(_native.agent_version(spec, game))
 
 
 def eval_hash(game: str) -> str:
     """The content hash (8 hex digits) of ``game``'s learned evaluation (``<game>_eval_weights.txt``,
-    compiled in), which ``xmcts`` uses; it is mixed into ``agent_version("xmcts")``."""
+    compiled in), which ``xmcts`` uses; it is mixed into ``agent_version("xmcts", game)``."""
     return str(_native.eval_hash(game))
 
 

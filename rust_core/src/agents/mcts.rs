@@ -64,8 +64,7 @@ use super::greedy::GreedyAgent;
 use super::learned::Learned;
 use super::random::RandomAgent;
 use super::Agent;
-use crate::game::{Evaluate, Game, View, MAX_SEATS};
-use crate::handicap::Handicap;
+use crate::game::{Evaluate, Game, Handicap, View, MAX_SEATS};
 use crate::rng::{below, Rng};
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 

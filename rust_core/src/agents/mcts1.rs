@@ -17,8 +17,7 @@ use super::greedy::{best_index, GreedyAgent};
 use super::mcts::{MctsConfig, Rollout};
 use super::random::RandomAgent;
 use super::Agent;
-use crate::game::{Evaluate, Game, View};
-use crate::handicap::Handicap;
+use crate::game::{Evaluate, Game, Handicap, View};
 use crate::rng::Rng;
 
 const NONE: u32 = u32::MAX;

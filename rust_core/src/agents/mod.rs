@@ -18,25 +18,27 @@ use crate::rng::Rng;
 /// Names of the available agents.
 pub const AGENTS: &[&str] = &["random", "greedy", "mcts", "mcts1", "xmcts"];
 
-/// `xmcts`'s own version, before the content hash of the weights files is mixed in (history:
+/// `xmcts`'s own version, before the content hash of a game's weights file is mixed in (history:
 /// CHANGELOG.md).
 const XMCTS_BASE_VERSION: u32 = 8;
 
-/// Version of each agent's play: bumped whenever an agent chooses differently for the
-/// same seed (recorded with every run, so that a resume never mixes two agents; the history of
+/// Version of each agent's play in a game: bumped whenever an agent chooses differently for
+/// the same seed (recorded with every run, so that a resume never mixes two agents; the history of
 /// each version is in CHANGELOG.md). `mcts1` is `mcts` version 1, frozen (a yardstick).
-/// `xmcts`'s version is its own version mixed with the content hash of every game's learned
-/// evaluation ([`crate::registry::eval_weights_hash`]), so a changed weights file changes it and
-/// resume refuses a directory played with another evaluation.
-pub fn agent_version(name: &str) -> u32 {
+/// `xmcts`'s version in a game is its own version mixed with the content hash of *that game's*
+/// learned evaluation, `eval_weights` (its [`Evaluate::EVAL_WEIGHTS`]; see [`xmcts_version`]),
+/// so a changed weights file changes it in that game only, and resume refuses a directory of
+/// that game played with another evaluation. The other agents' versions are the same in every
+/// game. (A game's rules version is recorded beside the agents' versions, not mixed into them.)
+pub fn agent_version(name: &str, eval_weights: &str) -> u32 {
     match name {
         "mcts" => 6,
-        "xmcts" => xmcts_version(crate::registry::eval_weights_hash()),
+        "xmcts" => xmcts_version(learned::content_hash(eval_weights)),
         _ => 1,
     }
 }
 
-/// `xmcts`'s version for the content hash `weights_hash` of the games' weights files: its own
+/// `xmcts`'s version for the content hash `weights_hash` of a game's weights file: its own
 /// version mixed with the hash (a positive 31-bit number, as the manifest records it).
 pub fn xmcts_version(weights_hash: u32) -> u32 {
     (weights_hash ^ XMCTS_BASE_VERSION.wrapping_mul(0x9E37_79B9)) & 0x7fff_ffff
@@ -238,9 +240,10 @@ impl AgentSpec {
         Ok(())
     }
 
-    /// The version of this agent's play ([`agent_version`]).
-    pub fn version(&self) -> u32 {
-        agent_version(&self.name)
+    /// The version of this agent's play in game `G` ([`agent_version`] with `G`'s learned
+    /// evaluation).
+    pub fn version<G: Evaluate>(&self) -> u32 {
+        agent_version(&self.name, G::EVAL_WEIGHTS)
     }
 
     /// Game `G`'s own search settings for this agent: its [`Evaluate::MCTS_DEFAULTS`], for

@@ -161,8 +161,7 @@ fn rollouts_stop_at_depth_only_with_a_win_estimate() {
 
 #[test]
 fn a_handicap_keeps_the_rollout_cut_where_the_game_expects_scores() {
-    use crate::game::{Evaluate, MAX_SEATS};
-    use crate::handicap::Handicap;
+    use crate::game::{Evaluate, Handicap, MAX_SEATS};
     let mut g = state(json!({}), 2, 4);
     advance(&mut g, 30);
     // The win estimate is the softmax of the expected scores; a bonus of one scale multiplies
@@ -500,7 +499,7 @@ fn mcts_games_do_not_depend_on_the_batch() {
 #[test]
 fn mcts1_is_the_version_1_search() {
     let s = AgentSpec::parse("mcts1:iters=80,c=0.3").unwrap();
-    assert_eq!((s.version(), s.mcts_config().unwrap().iters), (1, 80));
+    assert_eq!((s.version::<Alhambra>(), s.mcts_config().unwrap().iters), (1, 80));
     for bad in ["mcts1:widen=0.5", "mcts1:reuse=1", "mcts1:rollout=egreedy"] {
         assert!(matches!(AgentSpec::parse(bad), Err(Error::BadAgentParam { .. })), "{bad}");
     }
@@ -558,11 +557,36 @@ fn learned_weights_are_validated_and_hashed_into_the_version() {
     // A changed coefficient changes the content hash, and with it xmcts's version.
     let changed = text.replace(line, &format!("{first} 0.123456"));
     assert_ne!(Learned::parse::<Alhambra>(&changed).unwrap(), learned);
-    let texts = |t: &str| crate::registry::weights_hash(&[t, crate::games::taluva::Taluva::EVAL_WEIGHTS]);
-    assert_ne!(super::xmcts_version(texts(text)), super::xmcts_version(texts(&changed)));
-    let now = super::xmcts_version(crate::registry::eval_weights_hash());
-    assert_eq!(super::agent_version("xmcts"), now);
-    assert_eq!(super::agent_version("mcts"), 6, "mcts is the yardstick: its version changes only on purpose");
+    assert_ne!(super::agent_version("xmcts", text), super::agent_version("xmcts", &changed));
+    let now = super::xmcts_version(super::learned::content_hash(text));
+    assert_eq!(AgentSpec::parse("xmcts:iters=5").unwrap().version::<Alhambra>(), now);
+    assert_eq!(super::agent_version("mcts", text), 6, "mcts is the yardstick: its version changes only on purpose");
+}
+
+/// What a run of a game records is the version in that game: computed from that game's weights
+/// file alone, so refitting Alhambra's evaluation changes xmcts's version in Alhambra and leaves
+/// it in Hiroba (a Hiroba run still resumes); the other agents have one version in every game.
+#[test]
+fn versions_are_per_game_a_refit_of_alhambra_leaves_hiroba_alone() {
+    use crate::game::Evaluate;
+    use crate::games::hiroba::Hiroba;
+    let recorded = |agent: &str, game: &str| crate::registry::agent_version(agent, game).unwrap();
+    let first = Alhambra::FEATURE_NAMES[0];
+    let line = Alhambra::EVAL_WEIGHTS.lines().find(|l| l.starts_with(&format!("{first} "))).unwrap();
+    let refit = Alhambra::EVAL_WEIGHTS.replace(line, &format!("{first} 0.123456"));
+    assert!(super::learned::Learned::parse::<Alhambra>(&refit).is_ok(), "a valid refit");
+    assert_eq!(recorded("xmcts", "alhambra"), super::agent_version("xmcts", Alhambra::EVAL_WEIGHTS));
+    assert_ne!(super::agent_version("xmcts", &refit), recorded("xmcts", "alhambra"), "Alhambra's changes");
+    assert_eq!(recorded("xmcts:iters=9", "hiroba"), super::agent_version("xmcts", Hiroba::EVAL_WEIGHTS));
+    assert_ne!(recorded("xmcts", "hiroba"), recorded("xmcts", "alhambra"), "one version per game");
+    for agent in ["random", "greedy", "mcts", "mcts1:iters=5"] {
+        let versions: Vec<u32> = crate::registry::GAMES.iter().map(|g| recorded(agent, g)).collect();
+        assert!(versions.iter().all(|v| *v == versions[0]), "{agent}: {versions:?}");
+    }
+    let err = crate::registry::agent_version("xmcts", "chess").unwrap_err();
+    assert!(matches!(err, Error::UnknownGame { .. }) && err.to_string().contains("hiroba"), "{err}");
+    let err = crate::registry::agent_version("alphazero", "hiroba").unwrap_err();
+    assert!(matches!(err, Error::UnknownAgent { .. }) && err.to_string().contains("xmcts"), "{err}");
 }
 
 #[test]

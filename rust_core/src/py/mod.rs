@@ -131,8 +131,8 @@ fn rules_version(game: &str) -> PyResult<u32> {
 }
 
 #[pyfunction]
-fn agent_version(spec: &str) -> PyResult<u32> {
-    registry::agent_version(spec).map_err(py_err)
+fn agent_version(spec: &str, game: &str) -> PyResult<u32> {
+    registry::agent_version(spec, game).map_err(py_err)
 }
 
 fn field(name: &str, dt: DataType, nullable: bool, description: &str) -> Field {
