@@ -354,12 +354,6 @@ pub fn ranks_and_wins(scores: &[i64], tiebreaks: &[i64]) -> (Vec<u32>, Vec<f64>)
     (ranks, wins)
 }
 
-#[cfg(test)]
-mod tests {
-    use super::{ranks_and_wins, Decision};
-
-    #[test]
-    fn ranks_share_ties() {
 /// Points added to the final score of the player in each turn-order seat: the score handicap
 /// that every game accepts (the option is [`crate::handicap`]).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -407,6 +401,12 @@ impl Handicap {
     }
 }
 
+#[cfg(test)]
+mod tests {
+    use super::{ranks_and_wins, Decision};
+
+    #[test]
+    fn ranks_share_ties() {
         let (r, w) = ranks_and_wins(&[10, 30, 30, 5], &[]);
         assert_eq!(r, vec![3, 1, 1, 4]);
         assert_eq!(w, vec![0.0, 0.5, 0.5, 0.0]);
