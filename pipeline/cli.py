@@ -17,8 +17,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, NoReturn, TypeVar
 
-from . import study as study_mod
-from .cluster import CONNECT_TIMEOUT_S, TCP_TIMEOUT_S
+from .cluster import CONNECT_TIMEOUT_S, TCP_TIMEOUT_S, signals_stop
 from .words import plural
 
 EXAMPLES = """\
@@ -63,7 +62,7 @@ def _checked(convert: Callable[[str], T], ok: Callable[[T], bool], expected: str
 
 #: Largest study seed and game index a command accepts (the engine's seed is 64-bit; game
 #: indices fit the 12-digit batch file names).
-MAX_SEED = study_mod.MAX_SEED
+MAX_SEED = 2**63 - 1  # pipeline.study.MAX_SEED, not imported here: `balancelab` must handle signals at once
 MAX_GAME_INDEX = 10**12 - 1
 
 _positive = _checked(int, lambda v: v >= 1, "a positive integer")
@@ -331,15 +330,22 @@ def write_report(
     from analysis.load import DuplicateKeys
     from analysis.report import write_report as _write_report
     from rundir import IncompleteRun, RunFormatError, read_manifest, verify_run
+    from rundir.manifest import ManifestDamaged
 
     target = out_dir or run_dir / "report"
     try:
-        read_manifest(run_dir)  # a damaged or foreign manifest: one line, before saying anything
-        if allow_partial and verify_run(run_dir).share()[0] == 0:
-            return fail(f"{run_dir}: no verified games yet; nothing to analyse")
+        man = read_manifest(run_dir)  # a damaged or foreign manifest: one line, before saying anything
+        if allow_partial and man is not None and verify_run(run_dir).share()[0] == 0:
+            resume = resume_command(man.study.source, run_dir)
+            return fail(
+                f"{run_dir}: no verified games yet (the run stopped before its first batch was "
+                f"written), so there is nothing to analyse; `{resume}` continues it"
+            )
         if not quiet:
             print(f"writing the report into {target} ...", file=sys.stderr, flush=True)
         index = _render(run_dir, target, out_dir is None, allow_partial, _write_report)
+    except ManifestDamaged as exc:
+        return fail(f"{exc}; {exc.restore_hint(run_dir)}")
     except (IncompleteRun, RunFormatError, DuplicateKeys) as exc:
         return fail(str(exc))
     except OSError as exc:
@@ -353,6 +359,11 @@ def write_report(
     if not quiet:
         print(f"report: {index}")
     return 0
+
+
+def resume_command(source: str, run_dir: Path) -> str:
+    """The command that continues run ``run_dir`` of the study from ``source``."""
+    return f"balancelab run {source.removeprefix('builtin:')} --out {run_dir}"
 
 
 def _render(
@@ -388,6 +399,7 @@ def _reason(exc: OSError) -> str:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
+    from . import study as study_mod
     from .replay import parse_variant
     from .runner import run_study
 
@@ -449,6 +461,7 @@ def cmd_fairest(args: argparse.Namespace) -> int:
 
     from analysis.fairest import fairest_round  # the CLI wires the analysis into the runner
 
+    from . import study as study_mod
     from .runner import run_study
 
     try:
@@ -488,6 +501,8 @@ def cmd_fairest(args: argparse.Namespace) -> int:
 
 
 def cmd_studies(args: argparse.Namespace) -> int:
+    from . import study as study_mod
+
     if args.show:
         if args.show not in study_mod.builtin_names():
             return fail(
@@ -506,6 +521,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     import rust_core
 
     from . import replay
+    from . import study as study_mod
 
     if args.run is not None:
         if args.game or args.seed is not None or args.variant or args.agents:
@@ -625,6 +641,7 @@ def cmd_atlas(args: argparse.Namespace) -> int:
     """Plan (from measured cost), run every game, then write each game's report and the atlas page."""
     from analysis import precision as measured
 
+    from . import study as study_mod
     from .atlas import COSTS, AtlasError, atlas_studies, calibrate, format_plan, plan_atlas, read_costs
     from .atlas_run import AtlasRun, run_atlas
 
@@ -657,6 +674,7 @@ def _atlas_pages(studies: Any, args: argparse.Namespace, costs: Any) -> int:
     """Every game's full report into DIR/<game>/, then the atlas page into DIR."""
     from analysis.report.atlas import write_atlas
 
+    from . import study as study_mod
     from .atlas import seconds_per_game
     from .atlas_run import read_state
 
@@ -693,6 +711,7 @@ def _guarded_run(call: Callable[[], T]) -> T | int:
     from rundir import RunFormatError, RunWriteError
 
     from . import manifest
+    from . import study as study_mod
     from .cluster import RayUnavailable
     from .runner import DirectoryBusy, RunOptionError
     from .sink import UnreadableData
@@ -714,6 +733,17 @@ def _guarded_run(call: Callable[[], T]) -> T | int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    # SIGTERM stops any command as Ctrl-C does: exit status 130, one line; called as the program
+    # (no ``argv``), a stop after the command has finished is ignored while the process exits
+    with signals_stop(exiting=argv is None):
+        try:
+            return _main(argv)
+        except KeyboardInterrupt:
+            print("interrupted; run the same command again to continue", file=sys.stderr)
+            return 130
+
+
+def _main(argv: Sequence[str] | None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command is None:  # bare `balancelab`: what it can do
@@ -721,9 +751,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     try:
         return int(args.func(args))
-    except KeyboardInterrupt:
-        print("interrupted; run the same command again to continue", file=sys.stderr)
-        return 130
     except OSError as exc:  # a disk, a permission, a name too long: one line, never a traceback
         where = f"{str(exc.filename)[:200]}: " if exc.filename else ""
         return fail_run(f"{where}{_reason(exc)}")

@@ -52,10 +52,21 @@ ray.shutdown()
 TOKEN_FILE = Path.home() / ".ray" / "auth_token"
 
 
+class Stopped(KeyboardInterrupt):
+    """A stop by signal (SIGTERM, or Ctrl-C while :func:`signals_stop` holds): handled wherever
+    :class:`KeyboardInterrupt` is. A subclass, because CPython exits by SIGINT (not with the
+    status the program returns) once a plain :class:`KeyboardInterrupt` has passed through code
+    that an extension module runs while it is imported, even if the program caught it."""
+
+
+def _interrupt(signum: int, frame: object) -> None:
+    raise Stopped
+
+
 @contextlib.contextmanager
 def interrupts_deferred() -> Iterator[None]:
     """Holds Ctrl-C and SIGTERM while Ray starts (a signal in the middle of ``ray.init`` can crash
-    the process), then raises :class:`KeyboardInterrupt` if one came."""
+    the process), then raises :class:`Stopped` if one came."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
@@ -69,7 +80,48 @@ def interrupts_deferred() -> Iterator[None]:
         for sig, handler in previous.items():
             signal.signal(sig, handler)
     if caught:
-        raise KeyboardInterrupt
+        raise Stopped
+
+
+@contextlib.contextmanager
+def signals_stop(exiting: bool = False) -> Iterator[None]:
+    """SIGTERM (``kill``, ``ray job stop``, a scheduler) and SIGINT (Ctrl-C) stop what runs
+    meanwhile (:class:`Stopped`, a :class:`KeyboardInterrupt`), from before Ray starts to after it
+    is shut down; the previous handlers are set again after, or, if the process is ``exiting``
+    then (the command line), both are ignored: its status is decided, and a stop in its last
+    second (interpreter teardown) must not turn it into a death by signal."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = {sig: signal.signal(sig, _interrupt) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, signal.SIG_IGN if exiting else handler)
+
+
+@contextlib.contextmanager
+def ray_keeps_our_handlers() -> Iterator[None]:
+    """While Ray starts in this driver: none of Ray's signal handlers is installed, neither its
+    C++ failure handler (which turns SIGTERM into a stack dump and an abort, exit 134) nor its
+    Python SIGTERM handlers (``sys.exit(15)`` in the middle of ``ray.init``, no line). Its
+    workers keep theirs. Python's handlers are set again after ``ray.init`` in any case
+    (:func:`interrupts_deferred`)."""
+    try:
+        from ray._private import ray_constants
+        from ray._private import utils as ray_utils
+    except ImportError:  # another Ray: interrupts_deferred still sets the handlers again after
+        yield
+        return
+    ray_constants.RAY_DISABLE_FAILURE_SIGNAL_HANDLER = True
+    installer = getattr(ray_utils, "set_sigterm_handler", None)
+    ray_utils.set_sigterm_handler = lambda handler: None
+    try:
+        yield
+    finally:
+        if installer is not None:
+            ray_utils.set_sigterm_handler = installer
 
 
 @contextlib.contextmanager
@@ -287,7 +339,7 @@ class RaySession:
 
         t0 = time.perf_counter()
         if not ray.is_initialized():
-            with interrupts_deferred():
+            with interrupts_deferred(), ray_keeps_our_handlers():
                 if self.address:
                     self._join(self.address)
                 else:
@@ -349,21 +401,20 @@ class RaySession:
             return
         import ray
 
-        ray.shutdown()
-        self._owned = False
-        if self._watchdog is not None:
-            self._watchdog.release()
-            self._watchdog = None
-        if self._previous_sigterm is not None:
-            signal.signal(signal.SIGTERM, self._previous_sigterm)
-            self._previous_sigterm = None
+        try:
+            with interrupts_deferred():  # never cut in the middle: a stop during it is raised after
+                ray.shutdown()
+                self._owned = False
+        finally:
+            if self._watchdog is not None:
+                self._watchdog.release()
+                self._watchdog = None
+            if self._previous_sigterm is not None:
+                signal.signal(signal.SIGTERM, self._previous_sigterm)
+                self._previous_sigterm = None
 
     def __enter__(self) -> RaySession:
         return self
 
     def __exit__(self, *exc: object) -> None:
         self.close()
-
-
-def _interrupt(signum: int, frame: object) -> None:
-    raise KeyboardInterrupt

@@ -6,10 +6,14 @@ directory belongs to one study played by one engine: running a different study i
 version of an agent (:class:`EngineChanged`) is refused; more games per cell are allowed. Files
 given through path options are part of the study: a changed file (other SHA-256) is refused.
 
-A damaged manifest (its checksum does not match) is written again by a run only when what it
-still says about the games (the study's identity, the engine) is that of the study being run:
-then only fields that do not change the games (counts, times, prose, the practical threshold)
-can have been damaged, and the run restores them from the study and the data.
+The study is the source of truth, the manifest its copy. A damaged manifest (its checksum does
+not match, or it does not parse) is never read into records; a run rebuilds it from the study
+and this engine's versions if, and only if, the verified batch files (``batches.jsonl`` records
+whose files pass their size and SHA-256) record this study's hash, and none another's. Their
+games must also be this engine's: the engine table of the damaged manifest, where it still
+reads as one, must equal this engine's; where it does not, the first verified game of each cell
+must replay to its recorded rows. Anything else is refused in one line, changing nothing
+(docs/guide/resume-and-signals.md).
 """
 
 from __future__ import annotations
@@ -18,14 +22,21 @@ import datetime as dt
 import platform
 from importlib import metadata
 from pathlib import Path
+from typing import Any
+
+import pyarrow.compute as pc
 
 import rust_core
-from rundir import EngineSpec, Manifest, read_manifest, write_manifest
+from rundir import LEDGER, EngineSpec, Manifest, check_run, read_manifest, write_manifest
+from rundir.batches import verified_studies
+from rundir.columns import GAME_INDEX, PLAYER
 from rundir.layout import data_dir, is_foreign_nonempty
 from rundir.manifest import ManifestDamaged
+from rundir.store import describe
 
 from . import version
 from .study import Study
+from .words import plural
 
 __all__ = ["EngineChanged", "ManifestMismatch", "check_compatible", "engine_of", "new", "read", "write"]
 
@@ -84,24 +95,90 @@ def read(out: Path) -> Manifest | None:
 
 
 def read_for(out: Path, study: Study) -> tuple[Manifest | None, str | None]:
-    """The manifest of ``out`` for a run of ``study``, and a note if it was damaged but may be
-    restored (see the module's docstring); a damaged manifest that may not is refused
-    (:class:`rundir.manifest.ManifestDamaged`)."""
+    """The manifest of ``out`` for a run of ``study`` and ``None``; or, for a damaged manifest
+    that may be rebuilt from ``study`` (see the module's docstring), ``None`` and a note saying
+    so; a damaged manifest that may not is refused (:class:`rundir.manifest.ManifestDamaged`)."""
     try:
         return read_manifest(out), None
     except ManifestDamaged as exc:
-        old = exc.manifest
-        if old is None or old.study.identity() != study.identity():
-            raise ManifestDamaged(
-                f"{exc}; the damage may touch what decides the games (the study or the engine), so "
-                f"{out} cannot be continued: run the study into a new --out directory"
-            ) from None
-        if old.engine.changes(engine_of(study)):
-            raise ManifestDamaged(
-                f"{exc}; its engine versions differ from this engine's, so {out} cannot be "
-                "continued: run the study into a new --out directory"
-            ) from None
-        return old, f"{exc}; the study and the engine it names are intact: written again from the study"
+        return None, restore_note(out, study, exc)
+
+
+def restore_note(out: Path, study: Study, exc: ManifestDamaged) -> str:
+    """One line on why the damaged manifest of ``out`` may be rebuilt from ``study``; refused
+    (:class:`ManifestDamaged`, one line) where the verified data do not record ``study``."""
+    refuse = "run this study into a new --out directory"
+    try:
+        games = verified_studies(out)
+    except OSError as err:
+        raise ManifestDamaged(
+            f"{exc}; {LEDGER} cannot be read ({describe(err)}), so nothing tells which study its games "
+            "belong to: make it readable and run the same command again"
+        ) from None
+    mine = games.pop(study.hash(), 0)
+    if games:
+        other = max(games, key=lambda h: games[h])
+        raise ManifestDamaged(
+            f"{exc}; its verified batch files record another study (study hash {other[:12]}, "
+            f"{study.source} has {study.hash()[:12]}), so it is not rebuilt from {study.source}: run the "
+            f"study it was run with and --out {out} again, or {refuse}"
+        )
+    if not mine:
+        return f"{exc}; no batch file verified yet, nothing to mix: written again from the study"
+    problem = _engine_problem(out, study, exc.raw)
+    if problem is not None:
+        raise ManifestDamaged(f"{exc}; {problem}, so {out} cannot be continued: {refuse}")
+    return (
+        f"{exc}; the study's identity (hash {study.hash()[:12]}) is the one its verified batch files "
+        f"record ({plural(mine, 'game')}): written again from the study"
+    )
+
+
+def _engine_problem(out: Path, study: Study, raw: dict[str, Any] | None) -> str | None:
+    """Why the verified games of ``out`` may be of another engine than this one, or ``None``:
+    from the damaged manifest's engine table where it reads as one, else from the games."""
+    engine = raw.get("engine") if raw is not None else None
+    rules = engine.get("rules_version") if isinstance(engine, dict) else None
+    agents = engine.get("agent_versions") if isinstance(engine, dict) else None
+    if not isinstance(rules, dict) or not isinstance(agents, dict):
+        return _replay_problem(out, study)
+    changes = EngineSpec(dict(rules), dict(agents)).changes(engine_of(study))
+    if not changes:
+        return None
+    return (
+        f"it records another engine ({'; '.join(changes)[:300]}): damaged there or not, games of two "
+        "engines are never mixed"
+    )
+
+
+#: Most cells whose first verified game is replayed to tell the engine of a run.
+MAX_REPLAYS = 8
+
+
+def _replay_problem(out: Path, study: Study) -> str | None:
+    """``None`` if the first verified game of each cell (at most :data:`MAX_REPLAYS`) replays to
+    its recorded rows with this engine; else why not."""
+    from rundir.batches import read_table
+
+    from .replay import mismatches
+
+    check = check_run(out, study.hash(), [c.id for c in study.cells])
+    for cell in study.cells[:MAX_REPLAYS]:
+        recs = sorted((r for r in check.good if r.cell == cell.id), key=lambda r: r.start)
+        if not recs:
+            continue
+        table = read_table(out, recs[0].path)
+        rows = table.filter(pc.equal(table[GAME_INDEX], recs[0].start)).to_pylist()
+        log = rust_core.replay(
+            study.game, cell.variant, cell.agents, study.seed, recs[0].start, pair_seats=study.pair_seats
+        )
+        problems = mismatches(log, sorted(rows, key=lambda r: r[PLAYER]))
+        if problems:
+            return (
+                f"its engine table is unreadable and game {recs[0].start} of cell {cell.id} does not "
+                f"replay as recorded with this engine ({problems[0][:200]})"
+            )
+    return None
 
 
 def write(out: Path, manifest: Manifest) -> None:

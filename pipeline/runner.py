@@ -64,13 +64,14 @@ def check_options(
 def prepare(study: Study, out: Path, quiet: bool = True) -> tuple[Study, Manifest | None]:
     """Refuses a directory that is not a run of this study and engine, or files of the study
     changed since it was loaded (:class:`StudyError`); returns the study and the old manifest
-    (a damaged one only where it may be restored, said unless ``quiet``)."""
+    (``None`` for a damaged one that is rebuilt from the study: said unless ``quiet``)."""
     if out.exists() and not out.is_dir():
         raise manifest.ManifestMismatch(f"--out {out}: exists and is not a directory")
     old, note = manifest.read_for(out, study)
-    if note is not None and not quiet:
+    if note is None:
+        manifest.check_compatible(out, study, old)
+    elif not quiet:
         _warn(f"note: {note}")
-    manifest.check_compatible(out, study, old)
     read_files(study)
     return study, old
 

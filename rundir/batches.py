@@ -144,11 +144,13 @@ def write_batch(
         append_line(ledger_path(out, kind), json.dumps(asdict(record), sort_keys=True))
         os.replace(tmp, final.name, src_dir_fd=dfd, dst_dir_fd=dfd)
         os.fsync(dfd)
-    except OSError as exc:
+    except BaseException as exc:  # a failed write, or a stop (Ctrl-C, SIGTERM): no file left half-written
         if dfd >= 0:
             with contextlib.suppress(OSError):
                 os.unlink(tmp, dir_fd=dfd)
-        raise exc if isinstance(exc, RunWriteError) else RunWriteError(final, exc) from exc
+        if not isinstance(exc, OSError) or isinstance(exc, RunWriteError):
+            raise
+        raise RunWriteError(final, exc) from exc
     finally:
         if dfd >= 0:
             os.close(dfd)
@@ -409,6 +411,19 @@ def _walk(
                 check.bad.append((rel, _unrecorded(out, rel, study_hash)))
             else:
                 check.strays.append(rel)
+
+
+def verified_studies(out: Path, table: str = DATA) -> dict[str, int]:
+    """Games per study hash held by the batch files that pass validation (recorded under their
+    own name, size and SHA-256 as written): the verified record of which study played the data,
+    which anchors the restoring of a damaged manifest. Changes nothing; :class:`OSError` if the
+    ledger cannot be read."""
+    records, _ = read_records(out, table)
+    games: dict[str, int] = {}
+    for rec in records:
+        if rec.path == _expected_path(out, rec, table) and _verify(out, rec) is None:
+            games[rec.study] = games.get(rec.study, 0) + rec.games
+    return games
 
 
 def _unlistable(out: Path, exc: OSError, check: RunCheck) -> None:

@@ -7,16 +7,18 @@ layout of the directory changes; a manifest of another format is refused, naming
 
 The manifest carries its own ``checksum`` (SHA-256 of its canonical JSON without that field):
 a damaged manifest (a flipped byte, an edit) is refused by every reader, naming the damage
-(:class:`ManifestDamaged`). The writer may restore it only where the damage cannot have touched
-what decides the games (see :func:`pipeline.manifest.restorable`). It is read without following
-a link and at most :data:`MAX_MANIFEST_BYTES`.
+(:class:`ManifestDamaged`), and is never parsed into records: what decides the games is then
+taken from the study, never from the damaged copy. The writer rebuilds it from the study only
+where the verified batch files record that study's identity (see
+:func:`pipeline.manifest.read_for` and docs/guide/resume-and-signals.md). It is read without
+following a link and at most :data:`MAX_MANIFEST_BYTES`.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import asdict, dataclass, field, fields, replace
+from dataclasses import MISSING, asdict, dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
@@ -36,12 +38,25 @@ class RunFormatError(ValueError):
 
 
 class ManifestDamaged(RunFormatError):
-    """A manifest whose checksum does not match (or that does not parse); ``manifest`` holds
-    what could still be read of it (``None`` if nothing)."""
+    """A manifest whose checksum does not match (or that does not parse); ``raw`` holds its JSON
+    object as read (``None`` if it is none), for comparisons only: it is never parsed."""
 
-    def __init__(self, message: str, manifest: Manifest | None = None) -> None:
+    def __init__(self, message: str, raw: dict[str, Any] | None = None) -> None:
         super().__init__(message)
-        self.manifest = manifest
+        self.raw = raw
+
+    def restore_hint(self, out: Path) -> str:
+        """Which command restores the manifest of run ``out``, in words."""
+        study = self.raw.get("study") if self.raw is not None else None
+        source = study.get("source") if isinstance(study, dict) else None
+        if isinstance(source, str) and 0 < len(source) <= 300 and source.isprintable():
+            command = f"balancelab run {source.removeprefix('builtin:')} --out {out}"
+        else:
+            command = f"balancelab run STUDY --out {out} (STUDY: the study it was run with)"
+        return (
+            f"`{command}` restores it from the study (with the --variant options of the first run, "
+            "if any) when its verified batch files record that study"
+        )
 
 
 def checksum(data: dict[str, Any]) -> str:
@@ -192,36 +207,83 @@ class Manifest:
         """The manifest of ``data``; :class:`ManifestDamaged` if its checksum does not match (with
         what it says attached), :class:`RunFormatError` if it is of another format or malformed."""
         check_format(data, where)
-        man = cls._parse(data, where)
         if CHECKSUM in data:
             found, want = data.get(CHECKSUM), checksum(data)
-            if found != want:
+            if found != want:  # never parsed: what it says may be the damage
                 raise ManifestDamaged(
                     f"{where}: damaged manifest (checksum {str(found)[:12]!r} recorded, "
                     f"{want[:12]} computed: it was changed after it was written)",
-                    man,
+                    data,
                 )
-        return man
+        return cls._parse(data, where)
 
     @classmethod
     def _parse(cls, data: dict[str, Any], where: str) -> Manifest:
-        known = {f.name for f in fields(cls)} - {"study", "engine"}
-        try:
-            unknown = set(data) - known - {"study", "engine", "study_hash", CHECKSUM}
-            if unknown:
-                raise ValueError(f"unknown field {sorted(unknown)[0]!r}")
+        """The records of ``data``, built only once every field is known, present and typed."""
+        problem = _shape_problem(data)
+        if problem is None:
             study = dict(data["study"])
             cells = [Cell(**c) for c in study.pop("cells")]
             spec = Study(cells=cells, **study)
             engine = EngineSpec(**data["engine"])
-            rest = {k: v for k, v in data.items() if k in known}
-            _check_types(spec, engine)
-            return cls(study=spec, engine=engine, **rest)
-        except (KeyError, TypeError, ValueError, AttributeError) as exc:
-            raise ManifestDamaged(f"{where}: damaged manifest ({type(exc).__name__}: {exc})") from None
+            try:
+                _check_types(spec, engine)
+            except ValueError as exc:
+                problem = str(exc)
+        if problem is not None:
+            raise ManifestDamaged(f"{where}: damaged manifest ({problem})", data)
+        rest = {k: v for k, v in data.items() if k not in ("study", "engine", "study_hash", CHECKSUM)}
+        return cls(study=spec, engine=engine, **rest)
 
     def with_study(self, study: Study) -> Manifest:
         return replace(self, study=study, games_planned=study.games_planned())
+
+
+def _fields_problem(data: Any, record: type, where: str) -> str | None:
+    """Why ``data`` cannot be the fields of dataclass ``record`` (not a table, a field unknown
+    or missing), or ``None``."""
+    if not isinstance(data, dict):
+        return f"{where} is not a table"
+    names = {f.name: f for f in fields(record)}
+    unknown = sorted(str(k) for k in data if k not in names)
+    if unknown:
+        return f"unknown field {(where + '.' if where else '') + unknown[0][:80]!r}"
+    for name, spec in names.items():
+        if name not in data and spec.default is MISSING and spec.default_factory is MISSING:
+            return f"field {(where + '.' if where else '') + name!r} missing"
+    return None
+
+
+#: The manifest's plain fields by type (``None`` allowed where the record allows it).
+_TEXTS = ("host", "started", "first_started")
+_NUMBERS = ("games_done", "games_planned", "games_played", "batches", "resubmitted")
+
+
+def _shape_problem(data: dict[str, Any]) -> str | None:
+    """Why ``data`` cannot be read into a :class:`Manifest`, naming the field, or ``None``."""
+    top = {k: v for k, v in data.items() if k not in ("study_hash", CHECKSUM)}
+    problem = _fields_problem(top, Manifest, "")
+    problem = problem or _fields_problem(data["study"], Study, "study")
+    problem = problem or _fields_problem(data["engine"], EngineSpec, "engine")
+    if problem is not None:
+        return problem
+    cells = data["study"]["cells"]
+    if not isinstance(cells, list):
+        return "study.cells is not a list"
+    for i, cell in enumerate(cells):
+        problem = problem or _fields_problem(cell, Cell, f"study.cells[{i}]")
+    study = data["study"]
+    for key, kind in (("name", str), ("game", str), ("source", str), ("description", str)):
+        if not isinstance(study[key], kind):
+            return f"study.{key} is not text"
+    for key in ("seed", "games_per_cell"):
+        if isinstance(study[key], bool) or not isinstance(study[key], int):
+            return f"study.{key} is not a whole number"
+    if not isinstance(data.get("versions", {}), dict):
+        return "versions is not a table"
+    bad = [k for k in _TEXTS if not isinstance(data[k], str)]
+    bad += [k for k in _NUMBERS if isinstance(data.get(k, 0), bool) or not isinstance(data.get(k, 0), int)]
+    return f"{bad[0]} of the wrong type" if bad else problem
 
 
 def _check_types(spec: Study, engine: EngineSpec) -> None:

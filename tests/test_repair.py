@@ -203,24 +203,32 @@ def test_a_changed_game_count_or_threshold_is_refused_by_the_report_and_restored
     assert [c.games for c in rundir.read_manifest(run).study.cells] == [GAMES, GAMES]
 
 
-def test_a_changed_seed_or_renamed_agent_version_is_never_restored(clean, tmp_path, capsys):
-    for edit in (
-        lambda d: d["study"].update(seed=d["study"]["seed"] + 1),
-        lambda d: d["engine"].update(agent_versions={"rnadom": 1}),
+def test_a_changed_seed_is_restored_from_the_study_a_renamed_agent_version_never(clean, tmp_path, capsys):
+    """The study decides the games, the manifest is its copy: a damaged copy of the seed is
+    rebuilt from the study (its identity is what the verified batch files record); a damaged
+    engine table is refused (no data file records the engine); a consistent edit is no damage
+    but another study or engine, refused either way."""
+    for edit, restored in (
+        (lambda d: d["study"].update(seed=d["study"]["seed"] + 1), True),
+        (lambda d: d["engine"].update(agent_versions={"rnadom": 1}), False),
     ):
         run = tmp_path / f"run{len(list(tmp_path.iterdir()))}"
         shutil.copytree(clean[1], run)
         data = json.loads((run / rundir.MANIFEST).read_text())
         edit(data)
-        (run / rundir.MANIFEST).write_text(json.dumps(data))
-        before = (run / rundir.MANIFEST).read_bytes()
-        rc, err = _rerun(clean[0], run, capsys)
-        assert rc == 2 and err.count("\n") == 1 and "new --out directory" in err, err
-        assert (run / rundir.MANIFEST).read_bytes() == before
-        data["checksum"] = rundir.manifest.checksum(data)  # even a consistent edit
+        data["checksum"] = rundir.manifest.checksum(data)  # a consistent edit: refused
         (run / rundir.MANIFEST).write_text(json.dumps(data))
         rc, err = _rerun(clean[0], run, capsys)
         assert rc == 2 and err.count("\n") == 1, err
+        data["checksum"] = "0" * 64  # damage
+        (run / rundir.MANIFEST).write_text(json.dumps(data))
+        before = (run / rundir.MANIFEST).read_bytes()
+        if restored:
+            _assert_healed(clean, run, capsys)
+            continue
+        rc, err = _rerun(clean[0], run, capsys)
+        assert rc == 2 and err.count("\n") == 1 and "new --out directory" in err, err
+        assert (run / rundir.MANIFEST).read_bytes() == before
 
 
 def test_a_non_utf8_manifest_is_one_line(clean, tmp_path, capsys):
