@@ -56,6 +56,7 @@ pub fn check<G: Engine>() {
     batches_and_replays::<G>();
     positions_are_batch_independent::<G>();
     kept_trees_play_legal_moves::<G>();
+    luck_leaves_play_unchanged::<G>();
     crate::agents::learned::Learned::of::<G>().unwrap_or_else(|e| panic!("{}: {e}", G::NAME));
 }
 
@@ -186,6 +187,10 @@ fn check_legal<G: Engine>(state: &G, ctx: &str) {
 
 /// What the acting players know survives `determinize`; agents ignore hidden parts.
 fn check_knowledge<G: Engine>(state: &G, rng: &mut Rng, ctx: &str) {
+    let chance = state.resample_chance(rng);
+    for p in 0..state.n_players() {
+        assert_eq!(chance.observation(p), state.observation(p), "{ctx}: resample_chance changed what player {p} knows");
+    }
     for p in state.decision().players() {
         let other = state.determinize(p, rng);
         assert_eq!(other.observation(p), state.observation(p), "{ctx}: determinize changed what player {p} knows");
@@ -201,6 +206,24 @@ fn check_knowledge<G: Engine>(state: &G, rng: &mut Rng, ctx: &str) {
             let choose = |g: &G| build::<G>(spec).choose(&View::new(g, p), &mut agent_rng(5, 5, p as u64));
             assert_eq!(choose(state), choose(&other), "{ctx}: {spec} reads hidden information");
         }
+    }
+}
+
+/// The luck measurement ([`crate::luck`]) plays the same games (its own stream), gives every row
+/// a finite luck, and the players' luck of a game sums to 0 (every value it uses is a vector of
+/// win shares summing to 1).
+fn luck_leaves_play_unchanged<G: Engine>() {
+    let files = Files::new();
+    let agents: Vec<String> = (0..G::MIN_PLAYERS).map(|_| "greedy".to_string()).collect();
+    let spec = crate::batch::BatchSpec::new(&json!({}), &files, &agents, 6, true);
+    let plain = batch::simulate::<G>(&spec, 0, 6).expect("simulate");
+    let mut measured = batch::simulate::<G>(&spec.clone().with_luck(true), 0, 6).expect("simulate");
+    let luck = std::mem::take(&mut measured.luck);
+    assert_eq!(plain, measured, "{}: measuring luck changed the games", G::NAME);
+    assert_eq!(luck.len(), plain.win.len(), "{}: one luck per row", G::NAME);
+    for (rows, game) in luck.chunks(agents.len()).zip(plain.game_index.chunks(agents.len())) {
+        let sum: f64 = rows.iter().sum();
+        assert!(rows.iter().all(|l| l.is_finite()) && sum.abs() < 1e-9, "{}: game {}: luck {rows:?}", G::NAME, game[0]);
     }
 }
 

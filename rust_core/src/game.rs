@@ -184,6 +184,12 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// is replaced by a sample from `rng`. The result must not depend on the hidden parts
     /// of `self` (only on their public multiset/count).
     fn determinize(&self, observer: usize, rng: &mut Rng) -> Self;
+    /// A state drawn from what **every** player knows: only what nobody has seen (the order of
+    /// an undrawn bag, deck or stack, face-down tiles, the future chance stream) is replaced by
+    /// a sample from `rng`; hands, secrets and pending choices stay. Applying the same action to
+    /// such samples draws the chance of that action from its true distribution given the
+    /// history: what the luck measurement ([`crate::luck`]) averages over.
+    fn resample_chance(&self, rng: &mut Rng) -> Self;
     /// Everything `observer` knows, as a comparable value (the conformance suite checks
     /// that [`Game::determinize`] keeps it).
     fn observation(&self, observer: usize) -> Value;

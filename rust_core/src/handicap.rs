@@ -198,6 +198,9 @@ mod tests {
             0
         }
         fn determinize(&self, _: usize, rng: &mut crate::rng::Rng) -> Self {
+            self.resample_chance(rng)
+        }
+        fn resample_chance(&self, rng: &mut crate::rng::Rng) -> Self {
             Gamble { scores: self.scores.clone(), rng: crate::rng::child(rng) }
         }
         fn observation(&self, _: usize) -> Value {

@@ -13,6 +13,7 @@ pub mod error;
 pub mod game;
 pub mod games;
 pub mod handicap;
+pub mod luck;
 pub mod options;
 pub mod registry;
 pub mod rng;

@@ -21,6 +21,7 @@ const DEAL: u64 = 0x6465_616c; // "deal"
 const AGENT: u64 = 0x6167_656e; // "agen"
 const POSITIONS: u64 = 0x706f_7369; // "posi"
 const LABEL: u64 = 0x6c61_6265; // "labe"
+const LUCK: u64 = 0x6c75_636b; // "luck"
 
 /// SplitMix64 step: expands a 64-bit value into well-mixed words.
 fn splitmix64(state: &mut u64) -> u64 {
@@ -72,6 +73,12 @@ pub fn positions_rng(seed: u64, game_index: u64) -> Rng {
 /// agent list) in game `game_index` (see `batch`).
 pub fn label_rng(seed: u64, game_index: u64, player: u64) -> Rng {
     keyed(seed, LABEL, game_index, player.wrapping_add(1))
+}
+
+/// The stream of the luck measurement of game `game_index` (see `luck`): its resampled chance
+/// outcomes and fresh deals, apart from every stream that decides the game.
+pub fn luck_rng(seed: u64, game_index: u64) -> Rng {
+    keyed(seed, LUCK, game_index, 0)
 }
 
 /// A uniform integer in `0..n` (`n > 0`), portable across platforms (32-bit sampling).

@@ -195,6 +195,8 @@ class BatchSpec:
     seed: int
     pair_seats: bool = False
     files: Files | None = None
+    #: Measure every player's luck: :meth:`simulate` adds the column ``luck`` (play is the same).
+    luck: bool = False
 
     def _native_spec(self) -> tuple[str, list[str], int, bool, dict[str, str]]:
         if self.seed < 0:
@@ -207,7 +209,7 @@ class BatchSpec:
         and each field's ``description`` in the Arrow schema metadata)."""
         if start < 0 or count < 0:
             raise ValueError("start and count must be non-negative")
-        return _native.simulate(self.game, self._native_spec(), start, count)
+        return _native.simulate(self.game, self._native_spec(), start, count, self.luck)
 
     def simulate_positions(
         self, start: int, count: int, label: str | None = None
@@ -260,9 +262,11 @@ def simulate(
     *,
     pair_seats: bool = False,
     files: Files | None = None,
+    luck: bool = False,
 ) -> pa.RecordBatch:
-    """Plays games ``start .. start + count`` of a study: ``BatchSpec(...).simulate(start, count)``."""
-    return BatchSpec(game, variant, agents, seed, pair_seats, files).simulate(start, count)
+    """Plays games ``start .. start + count`` of a study: ``BatchSpec(...).simulate(start, count)``;
+    ``luck``: each row also carries the player's luck (column ``luck``)."""
+    return BatchSpec(game, variant, agents, seed, pair_seats, files, luck).simulate(start, count)
 
 
 def replay(

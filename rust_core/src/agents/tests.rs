@@ -260,6 +260,11 @@ impl Game for Pennies {
     }
     /// The chance stream and the other player's pending pick are hidden (a sequential
     /// player 1 sees player 0's pick: that is the leak the simultaneous contract forbids).
+    fn resample_chance(&self, rng: &mut crate::rng::Rng) -> Self {
+        let mut s = self.clone();
+        s.rng = crate::rng::child(rng);
+        s
+    }
     fn determinize(&self, observer: usize, rng: &mut crate::rng::Rng) -> Self {
         let mut s = self.clone();
         s.rng = crate::rng::child(rng);

@@ -27,8 +27,9 @@ use crate::agents::AgentSpec;
 use crate::error::{Error, Result};
 use crate::game::{Engine, Handicap, MetricSpec, View, MAX_SEATS};
 use crate::handicap;
+use crate::luck::LuckMeter;
 use crate::options::Files;
-use crate::rng::{agent_rng, below, deal_rng, label_rng, positions_rng, Rng};
+use crate::rng::{agent_rng, below, deal_rng, label_rng, luck_rng, positions_rng, Rng};
 use serde_json::{json, Value};
 
 /// Columns of a batch, one row per player per game.
@@ -49,6 +50,8 @@ pub struct Columns {
     pub turns: Vec<i32>,
     /// 1 if the engine's safety net ended the game ([`crate::game::Game::capped`]), else 0.
     pub capped: Vec<i32>,
+    /// The player's luck in the game ([`crate::luck`]); empty unless the spec asks for it.
+    pub luck: Vec<f64>,
     pub metric_specs: Vec<MetricSpec>,
     /// One column per metric spec.
     pub metrics: Vec<Vec<Option<i64>>>,
@@ -105,11 +108,26 @@ pub struct BatchSpec {
     pub seed: u64,
     /// Rotate the agents across the dealt positions of every deal (see the module docs).
     pub pair_seats: bool,
+    /// Measure every player's luck ([`crate::luck`]) into [`Columns::luck`]; play is the same.
+    pub luck: bool,
 }
 
 impl BatchSpec {
     pub fn new(variant: &Value, files: &Files, agents: &[String], seed: u64, pair_seats: bool) -> Self {
-        BatchSpec { variant: variant.clone(), files: files.clone(), agents: agents.to_vec(), seed, pair_seats }
+        BatchSpec {
+            variant: variant.clone(),
+            files: files.clone(),
+            agents: agents.to_vec(),
+            seed,
+            pair_seats,
+            luck: false,
+        }
+    }
+
+    /// The same batch with the luck measurement on or off.
+    pub fn with_luck(mut self, luck: bool) -> Self {
+        self.luck = luck;
+        self
     }
 }
 
@@ -299,11 +317,17 @@ fn play_batch<G: Engine>(
             s.seen = 0;
         }
         let recording = pos.is_some();
-        let (state, who, deal_index) = setup.play(&mut agents, seed, index, pair_seats, false, |s, q, _| {
+        let mut meter = spec.luck.then(|| LuckMeter::new::<G>(luck_rng(seed, index)));
+        let fresh = |rng: Rng| G::new(&setup.variant, n, rng);
+        let (state, who, deal_index) = setup.play(&mut agents, seed, index, pair_seats, false, |s, q, a| {
             if recording {
                 sample(&mut samples[q], &*s, q, &mut pick, keep_state);
             }
+            if let Some(m) = meter.as_mut() {
+                m.step(&*s, q, a, fresh, &setup.handicap);
+            }
         })?;
+        let luck = meter.map(|m| m.finish(&state, fresh, &setup.handicap));
         let (scores, ranks, wins) = setup.handicap.outcome(&state);
         let tiebreaks = state.tiebreaks();
         // Rows in agent-list order (player = index into `agents`).
@@ -323,6 +347,9 @@ fn play_batch<G: Engine>(
             c.win.push(wins[q]);
             c.turns.push(state.turns() as i32);
             c.capped.push(i32::from(state.capped()));
+            if let Some(l) = &luck {
+                c.luck.push(l[q]);
+            }
             buf.clear();
             state.metrics(q, &mut buf);
             for (col, v) in c.metrics.iter_mut().zip(&buf) {

@@ -139,7 +139,7 @@ fn field(name: &str, dt: DataType, nullable: bool, description: &str) -> Field {
     Field::new(name, dt, nullable).with_metadata(HashMap::from([("description".to_string(), description.to_string())]))
 }
 
-fn to_batch(game: &str, c: Columns) -> Result<RecordBatch, arrow_schema::ArrowError> {
+fn to_batch(game: &str, c: Columns, luck: bool) -> Result<RecordBatch, arrow_schema::ArrowError> {
     let rows = c.game_index.len();
     let mut fields = vec![
         field("game", DataType::Utf8, false, "game name"),
@@ -179,6 +179,15 @@ fn to_batch(game: &str, c: Columns) -> Result<RecordBatch, arrow_schema::ArrowEr
     for (spec, values) in c.metric_specs.iter().zip(c.metrics) {
         fields.push(field(spec.name, DataType::Int64, spec.nullable, spec.description));
         cols.push(Arc::new(Int64Array::from(values)));
+    }
+    if luck {
+        fields.push(field(
+            "luck",
+            DataType::Float64,
+            false,
+            "the player's luck: the sum over the set-up and every action of V(after) - E[V(after)] under the game's frozen evaluation (win - luck estimates the expected win share without bias)",
+        ));
+        cols.push(Arc::new(Float64Array::from(c.luck)));
     }
     RecordBatch::try_new(Arc::new(Schema::new(fields)), cols)
 }
@@ -227,19 +236,28 @@ fn batch_spec(
     pair_seats: bool,
     files: Option<HashMap<String, String>>,
 ) -> PyResult<BatchSpec> {
-    Ok(BatchSpec { variant: parse_json(variant_json)?, files: files_map(files), agents, seed, pair_seats })
+    Ok(BatchSpec::new(&parse_json(variant_json)?, &files_map(files), &agents, seed, pair_seats))
 }
 
 /// Plays `count` games from `start` of the batch described by `spec` (a tuple `(variant_json,
-/// agents, seed, pair_seats, files)`); returns a `pyarrow.RecordBatch`.
+/// agents, seed, pair_seats, files)`); with `luck`, each row also carries the player's luck
+/// (column `luck`, see `crate::luck`); returns a `pyarrow.RecordBatch`.
 #[pyfunction]
-fn simulate<'py>(py: Python<'py>, game: &str, spec: SpecArgs, start: u64, count: u64) -> PyResult<Bound<'py, PyAny>> {
+#[pyo3(signature = (game, spec, start, count, luck=false))]
+fn simulate<'py>(
+    py: Python<'py>,
+    game: &str,
+    spec: SpecArgs,
+    start: u64,
+    count: u64,
+    luck: bool,
+) -> PyResult<Bound<'py, PyAny>> {
     let (variant_json, agents, seed, pair_seats, files) = spec;
-    let spec = batch_spec(&variant_json, agents, seed, pair_seats, files)?;
+    let spec = batch_spec(&variant_json, agents, seed, pair_seats, files)?.with_luck(luck);
     let batch = py
         .detach(|| {
             let cols = registry::simulate(game, &spec, start, count)?;
-            to_batch(game, cols).map_err(|e| Error::Invalid(e.to_string()))
+            to_batch(game, cols, spec.luck).map_err(|e| Error::Invalid(e.to_string()))
         })
         .map_err(py_err)?;
     batch.to_pyarrow(py)
@@ -264,7 +282,7 @@ fn simulate_positions<'py>(
             let (cols, pos) = registry::simulate_positions(game, &spec, start, count, label.as_deref())?;
             let version = cols.rules_version;
             let err = |e: arrow_schema::ArrowError| Error::Invalid(e.to_string());
-            Ok((to_batch(game, cols).map_err(err)?, positions_batch(game, pos, version).map_err(err)?))
+            Ok((to_batch(game, cols, false).map_err(err)?, positions_batch(game, pos, version).map_err(err)?))
         })
         .map_err(py_err)?;
     Ok((games.to_pyarrow(py)?, positions.to_pyarrow(py)?))
@@ -285,7 +303,7 @@ fn simulate_timed<'py>(
     let (batch, clocks) = py
         .detach(|| {
             let (cols, clocks) = registry::simulate_timed(game, &spec, start, count)?;
-            let batch = to_batch(game, cols).map_err(|e| Error::Invalid(e.to_string()))?;
+            let batch = to_batch(game, cols, false).map_err(|e| Error::Invalid(e.to_string()))?;
             Ok((batch, clocks.iter().map(|c| (c.cpu_s, c.decisions, c.searched)).collect()))
         })
         .map_err(py_err)?;

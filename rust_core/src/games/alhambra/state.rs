@@ -927,45 +927,12 @@ impl Game for Alhambra {
     /// (scoring cards stay within their piles) and, with `open_hands = false`, the
     /// opponents' cards are resampled; the future chance stream is replaced.
     fn determinize(&self, observer: usize, rng: &mut Rng) -> Self {
-        let mut g = self.clone();
-        g.log = None;
-        g.rng = rng::child(rng);
-        g.bag.sort_unstable();
-        rng::shuffle(rng, &mut g.bag);
-        let mut pool: Vec<Card> = g.deck.iter().copied().filter(|&c| c < SCORING_A).collect();
-        let hidden_hands = !self.v.open_hands;
-        if hidden_hands {
-            for p in (0..g.n).filter(|&p| p != observer) {
-                pool.extend(g.players[p].hand_cards());
-            }
-        }
-        pool.sort_unstable();
-        rng::shuffle(rng, &mut pool);
-        if hidden_hands {
-            for p in (0..g.n).filter(|&p| p != observer) {
-                let k = g.players[p].cards as usize;
-                let pl = &mut g.players[p];
-                pl.hand = [[0; 9]; 4];
-                pl.sums = [0; 4];
-                pl.cards = 0;
-                for c in pool.drain(pool.len() - k..) {
-                    pl.add_card(c);
-                }
-            }
-        }
-        // Rebuild the deck top-first, putting undrawn scoring cards back in their piles.
-        let mut order: Vec<Card> = pool;
-        for (sc, (lo, hi)) in [(SCORING_A, self.pile_a), (SCORING_B, self.pile_b)] {
-            if self.deck.contains(&sc) {
-                let lo = lo.saturating_sub(self.deck_drawn) as usize;
-                let hi = (hi.saturating_sub(self.deck_drawn) as usize).min(order.len() + 1).max(lo + 1);
-                let pos = (lo + rng::below(rng, hi - lo)).min(order.len());
-                order.insert(pos, sc);
-            }
-        }
-        order.reverse();
-        g.deck = order;
-        g
+        self.resampled(Some(observer), rng)
+    }
+    /// What nobody has seen (the bag order, the deck order within the scoring piles, the
+    /// future chance stream) drawn afresh; every hand stays.
+    fn resample_chance(&self, rng: &mut Rng) -> Self {
+        self.resampled(None, rng)
     }
     /// The public position (market, display, cities, reserves, Dirk, scores, counts of the
     /// bag and the deck, the scoring piles) and the observer's own cards; opponents' cards
@@ -1005,5 +972,53 @@ impl Game for Alhambra {
             }
         }
         vec![bag, money]
+    }
+}
+
+impl Alhambra {
+    /// A state consistent with what `observer` knows (`None`: with what every player knows, so
+    /// only what nobody has seen is drawn afresh): the bag order, the deck order (scoring cards
+    /// stay within their piles), the future chance stream and, with `open_hands = false`, the
+    /// cards of the players other than `observer`.
+    fn resampled(&self, observer: Option<usize>, rng: &mut Rng) -> Self {
+        let mut g = self.clone();
+        g.log = None;
+        g.rng = rng::child(rng);
+        g.bag.sort_unstable();
+        rng::shuffle(rng, &mut g.bag);
+        let mut pool: Vec<Card> = g.deck.iter().copied().filter(|&c| c < SCORING_A).collect();
+        let hidden_hands = !self.v.open_hands;
+        if hidden_hands {
+            for p in (0..g.n).filter(|&p| observer.is_some_and(|o| o != p)) {
+                pool.extend(g.players[p].hand_cards());
+            }
+        }
+        pool.sort_unstable();
+        rng::shuffle(rng, &mut pool);
+        if hidden_hands {
+            for p in (0..g.n).filter(|&p| observer.is_some_and(|o| o != p)) {
+                let k = g.players[p].cards as usize;
+                let pl = &mut g.players[p];
+                pl.hand = [[0; 9]; 4];
+                pl.sums = [0; 4];
+                pl.cards = 0;
+                for c in pool.drain(pool.len() - k..) {
+                    pl.add_card(c);
+                }
+            }
+        }
+        // Rebuild the deck top-first, putting undrawn scoring cards back in their piles.
+        let mut order: Vec<Card> = pool;
+        for (sc, (lo, hi)) in [(SCORING_A, self.pile_a), (SCORING_B, self.pile_b)] {
+            if self.deck.contains(&sc) {
+                let lo = lo.saturating_sub(self.deck_drawn) as usize;
+                let hi = (hi.saturating_sub(self.deck_drawn) as usize).min(order.len() + 1).max(lo + 1);
+                let pos = (lo + rng::below(rng, hi - lo)).min(order.len());
+                order.insert(pos, sc);
+            }
+        }
+        order.reverse();
+        g.deck = order;
+        g
     }
 }

@@ -236,14 +236,19 @@ impl Game for Coin {
     /// The hidden parts are the future chance stream (replaced) and, in a simultaneous
     /// decision, the other players' pending choices (forgotten: they choose again).
     fn determinize(&self, observer: usize, rng: &mut Rng) -> Self {
-        let mut s = self.clone();
-        s.rng = rng::child(rng);
-        s.log = None;
+        let mut s = self.resample_chance(rng);
         if s.v.simultaneous && !s.is_terminal() {
             let others_done = ((1u32 << s.n) - 1) & !s.waiting & !(1 << observer);
             s.waiting |= others_done;
             s.chosen -= others_done.count_ones() as usize;
         }
+        s
+    }
+    /// The coin's future flips (the chance stream) drawn afresh; pending choices stay.
+    fn resample_chance(&self, rng: &mut Rng) -> Self {
+        let mut s = self.clone();
+        s.rng = rng::child(rng);
+        s.log = None;
         s
     }
     fn observation(&self, observer: usize) -> Value {

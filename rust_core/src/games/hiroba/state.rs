@@ -617,7 +617,11 @@ impl Game for Hiroba {
     /// Nothing is hidden once set up (the board, every pebble, hand and stone are public,
     /// and no chance event follows the set-up): the state itself is the only one
     /// consistent with what `observer` knows.
-    fn determinize(&self, _observer: usize, _rng: &mut Rng) -> Self {
+    fn determinize(&self, _observer: usize, rng: &mut Rng) -> Self {
+        self.resample_chance(rng)
+    }
+    /// Hiroba has no chance after the deal (the board is dealt at set-up): the state itself.
+    fn resample_chance(&self, _rng: &mut Rng) -> Self {
         let mut s = self.clone();
         s.disable_log();
         s

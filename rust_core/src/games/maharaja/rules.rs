@@ -981,9 +981,7 @@ impl Game for Maharaja {
     /// each coin to a uniformly random one of them, after a high bidder's bid (which they
     /// must be able to pay). Everything else is public.
     fn determinize(&self, observer: usize, rng: &mut Rng) -> Self {
-        let mut g = self.clone();
-        g.log = None;
-        g.rng = crate::rng::child(rng);
+        let mut g = self.resample_chance(rng);
         for q in (0..self.n).filter(|&q| q != observer) {
             if self.phase == Phase::Wheel {
                 g.wheel[q] = [NONE; 2];
@@ -997,6 +995,14 @@ impl Game for Maharaja {
         if self.readings.gold_hidden && self.n > 2 {
             g.deal_hidden_gold(observer, rng);
         }
+        g
+    }
+    /// Nothing of the position is unseen by every player (pending wheels and hidden gold are
+    /// known to their owners): only the future chance stream is drawn afresh.
+    fn resample_chance(&self, rng: &mut Rng) -> Self {
+        let mut g = self.clone();
+        g.log = None;
+        g.rng = crate::rng::child(rng);
         g
     }
 

@@ -677,6 +677,10 @@ impl Game for Taluva {
     /// Only the order of the undrawn tiles is hidden (the map, supplies and the drawn
     /// tile are public): a sample reshuffles them.
     fn determinize(&self, _observer: usize, rng: &mut Rng) -> Self {
+        self.resample_chance(rng)
+    }
+    /// The undrawn stack's order (nobody has seen it) drawn afresh.
+    fn resample_chance(&self, rng: &mut Rng) -> Self {
         let mut g = self.clone();
         g.log = None;
         let rest = &mut g.stack[self.drawn as usize..];

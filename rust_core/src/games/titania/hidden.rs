@@ -20,11 +20,23 @@ pub const TILE_CODE: u32 = 300;
 
 /// A state consistent with what `observer` knows.
 pub fn determinize(state: &Titania, observer: usize, rng: &mut Rng) -> Titania {
+    resampled(state, Some(observer), rng)
+}
+
+/// A state consistent with what every player knows: only what nobody has seen (the draw pile's
+/// order, the face-down fog tiles, the score-tile pile, the future chance stream) is drawn
+/// afresh; every hand and every player's score tiles stay.
+pub fn resample_chance(state: &Titania, rng: &mut Rng) -> Titania {
+    resampled(state, None, rng)
+}
+
+/// A state consistent with what `observer` knows (`None`: what every player knows).
+fn resampled(state: &Titania, observer: Option<usize>, rng: &mut Rng) -> Titania {
     let mut g = state.clone();
     g.disable_log();
     // Cards: the draw pile and the other hands.
     let mut pool: Vec<u8> = g.pile[..g.pile_len as usize].to_vec();
-    for q in (0..g.n).filter(|&q| q != observer) {
+    for q in (0..g.n).filter(|&q| observer.is_some_and(|o| o != q)) {
         for t in 0..6 {
             pool.extend(std::iter::repeat_n(t as u8, g.players[q].hand[t] as usize));
         }
@@ -32,7 +44,7 @@ pub fn determinize(state: &Titania, observer: usize, rng: &mut Rng) -> Titania {
     pool.sort_unstable();
     shuffle(rng, &mut pool);
     let mut it = pool.into_iter();
-    for q in (0..g.n).filter(|&q| q != observer) {
+    for q in (0..g.n).filter(|&q| observer.is_some_and(|o| o != q)) {
         let size = g.players[q].hand_size();
         g.players[q].hand = [0; 6];
         for c in it.by_ref().take(size as usize) {
@@ -52,14 +64,14 @@ pub fn determinize(state: &Titania, observer: usize, rng: &mut Rng) -> Titania {
     }
     // Score tiles: the pile and the other players' tiles.
     let mut pool: Vec<u8> = g.tile_pile[..g.tile_len as usize].to_vec();
-    for q in (0..g.n).filter(|&q| q != observer) {
+    for q in (0..g.n).filter(|&q| observer.is_some_and(|o| o != q)) {
         let me = &g.players[q];
         pool.extend_from_slice(&me.tiles[..me.n_tiles as usize]);
     }
     pool.sort_unstable();
     shuffle(rng, &mut pool);
     let mut it = pool.into_iter();
-    for q in (0..g.n).filter(|&q| q != observer) {
+    for q in (0..g.n).filter(|&q| observer.is_some_and(|o| o != q)) {
         let k = g.players[q].n_tiles as usize;
         for slot in 0..k {
             g.players[q].tiles[slot] = it.next().expect("pool holds every hidden tile");

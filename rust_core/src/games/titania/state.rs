@@ -1146,6 +1146,9 @@ impl Game for Titania {
     fn determinize(&self, observer: usize, rng: &mut Rng) -> Self {
         super::hidden::determinize(self, observer, rng)
     }
+    fn resample_chance(&self, rng: &mut Rng) -> Self {
+        super::hidden::resample_chance(self, rng)
+    }
     fn observation(&self, observer: usize) -> Value {
         super::hidden::observation(self, observer)
     }
