@@ -1,22 +1,30 @@
-"""The report: verdict first, honest figures, one offline HTML file, a real render in headless
-Chromium, and one way through ``analysis/`` (no import cycle; only the renderer draws)."""
+"""The report: verdict first, honest figures, each stored once as a PNG both pages link, a real
+render in headless Chromium, the migration of reports that embedded them, and one way through
+``analysis/`` (no import cycle; only the renderer draws)."""
 
 from __future__ import annotations
 
 import ast
+import base64
 import json
 import pathlib
 import re
 import shutil
 import subprocess
 
+import matplotlib.pyplot as plt
+import numpy as np
 import polars as pl
 import pytest
 from helpers_runs import write_run
+from PIL import Image
 
 import rundir
 from analysis import analyse, verdict
 from analysis.report import write_report
+from analysis.report.figures import advantage_plot
+from analysis.report.migrate import main as migrate_main
+from analysis.report.plots import draw_dotplot, lossless_png
 from analysis.report.style import cell_colours
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -96,31 +104,112 @@ def test_numbers_read_as_words(report):
     assert parts < 1e-9  # moving first + starting hand = raw
 
 
-def test_html_is_one_offline_file(report):
+def _figure_links(folder: pathlib.Path) -> tuple[list[str], list[str]]:
+    """The figure paths ``index.html``'s images and ``report.md``'s images link, in page order."""
+    page = (folder / "index.html").read_text()
+    md = (folder / "report.md").read_text()
+    return re.findall(r'<img[^>]*src="([^"]+)"', page), re.findall(r"!\[[^\]]*\]\(([^)]+)\)", md)
+
+
+def test_each_figure_is_stored_once_and_linked_by_both_pages(report):
     page = report.read_text()
-    md = (report.parent / "report.md").read_text()
-    srcs = re.findall(r'<img[^>]*src="([^"]+)"', page)
-    figures = re.findall(r"\(figures/(\w+)\.png\)", md)
-    assert len(srcs) == len(figures) >= 7
-    assert all(s.startswith("data:image/png;base64,") for s in srcs)
+    srcs, md_links = _figure_links(report.parent)
+    assert srcs == md_links and len(srcs) >= 7
+    assert "data:" not in page and "base64" not in page, "no embedded images"
     assert not re.search(r'(src|href)="(https?:|file:|/)', page), "must not reference external resources"
     assert page.index('id="verdict"') < page.index("<img")
-    for name in figures:
-        assert (report.parent / "figures" / f"{name}.svg").read_text().lstrip().startswith("<?xml")
+    figures = sorted((report.parent / "figures").iterdir())
+    assert [f"figures/{p.name}" for p in figures] == sorted(srcs), "one PNG per figure, nothing else"
+    for src in srcs:
+        with Image.open(report.parent / src) as image:
+            assert image.format == "PNG" and image.mode in {"RGB", "P"}, src  # compacted: no alpha
+            assert f'src="{src}" width="{image.width}" height="{image.height}"' in page
+
+
+def _has_colour(png: pathlib.Path, colour: str) -> bool:
+    rgb = np.asarray(Image.open(png).convert("RGB")).reshape(-1, 3)
+    return bool((rgb == [int(colour[i : i + 2], 16) for i in (1, 3, 5)]).all(axis=1).any())
 
 
 def test_figures_name_cells_by_label_and_keep_their_colour(report):
     figs = report.parent / "figures"
     colours = cell_colours([c["id"] for c in CELLS])
-    texts = {}
-    for svg in ("start_advantage", "seat_win_rates_p2", "scores_by_seat", "game_length", "dirk"):
-        text = (figs / f"{svg}.svg").read_text()
-        texts[svg] = text
-        assert colours["dirk"].lower() in text.lower(), svg  # the same cell, the same colour
-    assert colours["nodirk"].lower() not in texts["dirk"].lower()  # no Dirk in that cell
-    assert ">2 players, no_dirk<" in texts["start_advantage"] and ">nodirk<" not in texts["start_advantage"]
+    for name in ("start_advantage", "seat_win_rates_p2", "scores_by_seat", "game_length", "dirk"):
+        assert _has_colour(figs / f"{name}.png", colours["dirk"]), name  # the same cell, the same colour
+    assert _has_colour(figs / "start_advantage.png", colours["nodirk"])
+    assert not _has_colour(figs / "dirk.png", colours["nodirk"])  # no Dirk in that cell
+    s = analyse(report.parent.parent)
+    fig = draw_dotplot(advantage_plot(s), colours, {c.id: c.name for c in s.info})
+    ax = fig.axes[0]
+    labels = {t.get_text() for t in ax.get_yticklabels()}
+    legend = {t.get_text() for t in ax.get_legend().get_texts()}
+    plt.close(fig)
+    assert "2 players, no_dirk" in labels and "nodirk" not in labels
     # the advantage is drawn against the threshold band around 0, in points
-    assert "within the practical threshold" in texts["start_advantage"]
+    assert "within the practical threshold" in legend
+
+
+def test_lossless_png_keeps_every_pixel():
+    rng = np.random.default_rng(7)
+    many = rng.integers(0, 256, (40, 30, 4), dtype=np.uint8)
+    many[..., 3] = 255
+    few = rng.choice(
+        np.array([[0, 114, 178, 255], [255, 255, 255, 255], [213, 94, 0, 255]], np.uint8), (40, 30)
+    )
+    clear = many.copy()
+    clear[0, 0, 3] = 0
+    for pixels, mode in ((many, "RGB"), (few, "P"), (clear, "RGBA")):
+        out = lossless_png(Image.fromarray(pixels, "RGBA"))
+        assert out.mode == mode
+        assert np.array_equal(np.asarray(out.convert("RGBA")), pixels)
+
+
+def _legacy_copy(report: pathlib.Path, into: pathlib.Path, svg_embedded: str) -> pathlib.Path:
+    """The report as renderers before the one-file layout wrote it: every figure embedded as
+    base64, a PNG and an SVG beside it; ``svg_embedded``'s page image is its SVG."""
+    folder = into / "old"
+    shutil.copytree(report.parent, folder)
+    page, md = (folder / "index.html").read_text(), (folder / "report.md").read_text()
+    for png in sorted((folder / "figures").glob("*.png")):
+        svg = png.with_suffix(".svg")
+        svg.write_text(
+            f"<?xml version='1.0'?><svg xmlns='http://www.w3.org/2000/svg'><title>{png.stem}</title></svg>"
+        )
+        kind, data = ("svg+xml", svg.read_bytes()) if png.stem == svg_embedded else ("png", png.read_bytes())
+        uri = f"data:image/{kind};base64,{base64.b64encode(data).decode()}"
+        page = re.sub(rf'src="figures/{png.name}" width="\d+" height="\d+"', f'src="{uri}"', page)
+        md = re.sub(
+            rf"(\(figures/{png.stem}\.png\)\n\n\*[^\n]*\*)\n", rf"\1 ([SVG](figures/{png.stem}.svg))\n", md
+        )
+    (folder / "index.html").write_text(page)
+    (folder / "report.md").write_text(md)
+    return folder
+
+
+def test_migration_links_the_embedded_images_and_deletes_the_duplicates(report, tmp_path):
+    old = _legacy_copy(report, tmp_path, svg_embedded="dirk")
+    assert "data:image/png;base64," in (old / "index.html").read_text()
+    assert "([SVG](figures/start_advantage.svg))" in (old / "report.md").read_text()
+    pixels = {p.name: np.asarray(Image.open(p).convert("RGBA")) for p in (old / "figures").glob("*.png")}
+    assert migrate_main([str(tmp_path)]) == 0
+    srcs, md_links = _figure_links(old)
+    assert srcs == md_links and "figures/dirk.svg" in srcs and "figures/start_advantage.png" in srcs
+    assert "data:" not in (old / "index.html").read_text() and "[SVG]" not in (old / "report.md").read_text()
+    assert sorted(f"figures/{p.name}" for p in (old / "figures").iterdir()) == sorted(srcs)
+    for src in srcs:
+        if src.endswith(".png"):  # compacted, not changed
+            assert np.array_equal(np.asarray(Image.open(old / src).convert("RGBA")), pixels[src[8:]])
+
+
+def test_migration_refuses_an_image_that_matches_no_file(report, tmp_path, capsys):
+    old = _legacy_copy(report, tmp_path, svg_embedded="")
+    (old / "figures" / "game_length.png").write_bytes(b"not the embedded image")
+    before = {p: p.read_bytes() for p in old.rglob("*") if p.is_file()}
+    assert migrate_main([str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "matches no file in figures/" in err and "index.html" in err
+    assert before == {p: p.read_bytes() for p in old.rglob("*") if p.is_file()}, "nothing written"
+    assert migrate_main([str(tmp_path / "nope")]) == 2
 
 
 def test_threshold_is_a_study_setting(tmp_path):
@@ -179,7 +268,9 @@ def test_skill_dependence_side_by_side(tmp_path):
 
 @pytest.mark.skipif(CHROMIUM is None, reason="needs chromium (apt-get install -y chromium)")
 def test_html_renders_in_headless_chromium(report, tmp_path):
-    probe = tmp_path / "probe.html"
+    copy = tmp_path / "report"  # the page with its figures/, as a reader has it
+    shutil.copytree(report.parent, copy)
+    probe = copy / "probe.html"
     probe.write_text(report.read_text().replace("</body>", CHECK_SCRIPT + "</body>"))
     flags = [
         CHROMIUM,

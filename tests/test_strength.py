@@ -225,7 +225,7 @@ def test_tiny_real_run(tmp_path: pathlib.Path) -> None:
     paths = write_strength(st, tmp_path / "reports")
     for key in ("markdown", "ratings", "pairs", "figure"):
         assert paths[key].exists() and paths[key].stat().st_size > 0
-    assert (tmp_path / "reports" / "figures" / "strength_elo_ladder.svg").exists()
+    assert sorted(p.name for p in (tmp_path / "reports" / "figures").iterdir()) == ["strength_elo_ladder.png"]
 
     assert cli_main(["strength", str(run), "--report-dir", str(tmp_path / "cli")]) == 0
     assert (tmp_path / "cli" / "strength.md").exists()

@@ -1,4 +1,4 @@
-"""Builds a report directory: ``index.html`` (self-contained), ``report.md`` and ``figures/``."""
+"""Builds a report directory: ``index.html`` and ``report.md``, both linking ``figures/*.png``."""
 
 from __future__ import annotations
 
@@ -64,11 +64,11 @@ def write_report(
     threshold: float | None = None,
     allow_partial: bool = False,
 ) -> pathlib.Path:
-    """Analyses ``run_dir`` and writes ``out_dir/index.html`` (self-contained: figures embedded as
-    base64 PNG), ``report.md`` and ``figures/*.png|svg``; ``out_dir`` defaults to the run's own
-    ``run_dir/report``. Returns the ``index.html`` path. ``threshold`` overrides the study's
-    practical threshold; an incomplete run is refused unless ``allow_partial``
-    (:class:`rundir.IncompleteRun`)."""
+    """Analyses ``run_dir`` and writes ``out_dir/index.html`` and ``report.md``, which both link
+    ``figures/NAME.png`` (each figure's one file; keep the folder together); ``out_dir``
+    defaults to the run's own ``run_dir/report``. Returns the ``index.html`` path. ``threshold``
+    overrides the study's practical threshold; an incomplete run is refused unless
+    ``allow_partial`` (:class:`rundir.IncompleteRun`)."""
     s = analyse(run_dir, threshold=threshold, allow_partial=allow_partial)
     out = pathlib.Path(run_dir) / "report" if out_dir is None else pathlib.Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)

@@ -1,13 +1,13 @@
-"""One document, written twice: HTML (self-contained, figures embedded) and Markdown."""
+"""One document, written twice: HTML and Markdown, both linking each figure's one PNG file."""
 
 from __future__ import annotations
 
-import base64
 import html
 import pathlib
 import re
 
 from matplotlib.figure import Figure
+from PIL import Image
 
 from ..content import Block, DotPlot, Finding, Section, Table, Text
 from .plots import draw_dotplot, save_figure
@@ -19,8 +19,9 @@ _NUMBER = re.compile(r"^([-+\u2212]?[\d.,]+( \[[-+\u2212\d., ]+\])?|n/a|< 0\.001
 
 
 class Doc:
-    """Collects the report once and renders it as HTML and Markdown. Figures go to ``out/figures``
-    (PNG and SVG) and into the HTML as base64 PNG; DotPlots are drawn in the cells' colours."""
+    """Collects the report once and renders it as HTML and Markdown. Each figure is stored once,
+    as ``out/figures/NAME.png``, and both pages link it by its relative path (the page opens from
+    disk and on GitHub alike); DotPlots are drawn in the cells' colours."""
 
     def __init__(self, out: pathlib.Path, colours: dict[str, str], names: dict[str, str]) -> None:
         self.out = out
@@ -69,16 +70,18 @@ class Doc:
         self.md.append("")
 
     def figure(self, fig: Figure | None, name: str, takeaway: str) -> None:
-        """Saves ``fig`` and embeds it with its one-line takeaway as caption."""
+        """Saves ``fig`` as ``figures/NAME.png`` and links it with its one-line takeaway as caption."""
         if fig is None:
             return
         png = save_figure(fig, self.out / "figures", name)
-        data = base64.b64encode(png.read_bytes()).decode("ascii")
+        src = f"figures/{png.name}"
+        with Image.open(png) as image:
+            width, height = image.size
         self.html.append(
-            f'<figure><img src="data:image/png;base64,{data}" alt="{html.escape(takeaway)}">'
-            f"<figcaption>{html.escape(takeaway)}</figcaption></figure>"
+            f'<figure><img src="{html.escape(src)}" width="{width}" height="{height}" '
+            f'alt="{html.escape(takeaway)}"><figcaption>{html.escape(takeaway)}</figcaption></figure>'
         )
-        self.md.append(f"![{takeaway}](figures/{name}.png)\n\n*{takeaway}* ([SVG](figures/{name}.svg))\n")
+        self.md.append(f"![{takeaway}]({src})\n\n*{takeaway}*\n")
 
     def dotplot(self, plot: DotPlot | None) -> None:
         if plot is not None and plot.dots:

@@ -84,7 +84,7 @@ def elo_figure(st: StrengthAnalysis) -> Figure:
 
 def write_strength(st: StrengthAnalysis, out_dir: pathlib.Path | str) -> dict[str, pathlib.Path]:
     """Writes ``out_dir/strength.md``, ``strength_ratings.csv``, ``strength_pairs.csv`` and
-    ``figures/strength_elo_ladder.png|svg`` (the report's own section, one run only, uses
+    ``figures/strength_elo_ladder.png`` (the report's own section, one run only, uses
     ``elo_ladder``); returns their paths."""
     out = pathlib.Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
