@@ -261,7 +261,7 @@ def parse_study(
     return Study(
         raw.name, raw.description, raw.game, raw.seed, default_games, raw.pair_seats, source, cells,
         _files(options.paths, cells), raw.practical_threshold, [spec for spec, _ in ladder],
-        record_positions=raw.record_positions,
+        record_positions=raw.record_positions, luck=raw.luck,
     )  # fmt: skip
 
 

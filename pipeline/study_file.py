@@ -99,6 +99,7 @@ class StudyFile(_Model):
     games_per_cell: Games
     pair_seats: bool = False
     record_positions: bool = False
+    luck: bool = False
     practical_threshold: Annotated[float, Field(gt=0, lt=1, allow_inf_nan=False)] | None = None
     variant: Options = Field(default_factory=dict)
     grid: Grid
@@ -130,6 +131,7 @@ def expectations(agents: list[str]) -> dict[str, str]:
         "games_per_cell": f"an integer 1..{MAX_GAMES}",
         "pair_seats": "true or false",
         "record_positions": "true or false",
+        "luck": "true or false",
         "practical_threshold": "a share between 0 and 1 (0.01 = 1 point)",
         "variant": "a table of variant options",
         "grid": f"a table with {', '.join(GRID_KEYS)}",

@@ -103,10 +103,14 @@ class Study:
     #: game; README.md, "Positions"). Part of the identity only when set, so studies without
     #: it keep their hash.
     record_positions: bool = False
+    #: Whether every row also carries the player's luck (column ``luck``: ``rust_core``'s luck
+    #: measurement, the same games). Part of the identity only when set, like ``record_positions``.
+    luck: bool = False
 
     def identity(self) -> dict[str, Any]:
         """What must match for a directory to be continued: everything but game counts and prose."""
         extra: dict[str, Any] = {"record_positions": True} if self.record_positions else {}
+        extra |= {"luck": True} if self.luck else {}
         return extra | {
             "name": self.name,
             "game": self.game,

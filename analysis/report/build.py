@@ -15,6 +15,7 @@ from ..switches import switch_sections
 from . import methods, sections
 from .doc import Doc
 from .fairness import fairness_findings, fairness_section
+from .luck import luck_section
 from .skill import ladder_section
 from .strength import strength_section
 from .style import cell_colours
@@ -45,6 +46,7 @@ def build(s: StudyAnalysis, out: pathlib.Path) -> Doc:
         sections.comparisons(doc, s)
         sections.seats(doc, s)
         sections.outcomes(doc, s)
+        luck_section(doc, s)
     game = section(s.game)
     for part in game.sections(s) if game.sections is not None else []:
         doc.section(part)

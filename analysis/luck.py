@@ -1,0 +1,77 @@
+"""Luck against skill, from the ``luck`` column a study records with ``luck = true``.
+
+Each row's ``luck`` is the sum, over the set-up and every action of the game, of ``V(after) −
+E[V(after)]`` for that player under the game's frozen evaluation ``V`` (``rust_core``'s luck
+measurement): the part of the outcome the chance events dealt, as far as ``V`` can see it. Every
+term has mean zero given the seat, so ``win − luck`` estimates the same expected win share as
+``win`` (a control variate). Per cell, for the start player, with deals as units (games without
+paired seats):
+
+* the start-player advantage raw and corrected, each with a 95% Student-t interval, and their
+  paired difference (its interval should hold 0: the correction is unbiased);
+* **deals saved**: the per-unit variance raw over corrected (how many times fewer deals the
+  corrected estimate needs for the same interval width; below 1 the correction costs deals);
+* **luck's share**: the squared correlation of the outcome with the measured luck, the share of
+  the outcome's variance that the chance events explain as ``V`` sees them (a lower bound on
+  how much of the game is luck: a weak ``V`` sees less).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import polars as pl
+
+from .model import StudyAnalysis
+from .stats.intervals import Estimate, mean_ci, unit_col
+
+__all__ = ["LuckRow", "luck_rows"]
+
+
+@dataclass(frozen=True)
+class LuckRow:
+    """One cell's start-player advantage raw and luck-corrected (module docstring)."""
+
+    cell: str
+    units: int
+    raw: Estimate
+    corrected: Estimate
+    difference: Estimate
+    deals_saved: float
+    luck_share: float
+
+
+def _row(cell: str, rows: pl.DataFrame, paired: bool) -> LuckRow | None:
+    n = int(rows["seat"].max()) + 1  # type: ignore[arg-type]
+    start = rows.filter(pl.col("seat") == 0)
+    per = start.group_by(unit_col(paired)).agg(
+        pl.col("win").mean().alias("raw"), (pl.col("win") - pl.col("luck")).mean().alias("corrected")
+    )
+    raw = per["raw"].to_numpy() - 1 / n
+    corrected = per["corrected"].to_numpy() - 1 / n
+    if raw.size < 3 or corrected.var() == 0 or raw.var() == 0:
+        return None
+    luck = raw - corrected
+    share = float(np.corrcoef(raw, luck)[0, 1] ** 2) if luck.var() > 0 else 0.0
+    return LuckRow(
+        cell,
+        int(raw.size),
+        mean_ci(raw),
+        mean_ci(corrected),
+        mean_ci(luck),
+        float(raw.var(ddof=1) / corrected.var(ddof=1)),
+        share,
+    )
+
+
+def luck_rows(s: StudyAnalysis) -> list[LuckRow]:
+    """The rows of every balance cell whose games carry the ``luck`` column (empty otherwise)."""
+    out = []
+    for c in s.balance:
+        rows = s.rows.get(c.id)
+        if rows is not None and "luck" in rows.columns:
+            row = _row(c.id, rows, s.paired)
+            if row is not None:
+                out.append(row)
+    return out

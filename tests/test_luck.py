@@ -1,0 +1,49 @@
+"""Luck-corrected outcomes: the same games, an unbiased correction, and the report's section."""
+
+from __future__ import annotations
+
+import polars as pl
+import pytest
+
+import rust_core
+
+
+@pytest.mark.parametrize("game", ["coin", "alhambra", "taluva"])
+def test_measuring_luck_plays_the_same_games(game):
+    plain = pl.from_arrow(rust_core.simulate(game, {}, ["greedy", "greedy"], 4, 0, 6, pair_seats=True))
+    measured = pl.from_arrow(
+        rust_core.simulate(game, {}, ["greedy", "greedy"], 4, 0, 6, pair_seats=True, luck=True)
+    )
+    assert "luck" not in plain.columns and plain.equals(measured.drop("luck"))  # type: ignore[union-attr]
+    per_game = measured.group_by("game_index").agg(pl.col("luck").sum())  # type: ignore[union-attr]
+    assert per_game["luck"].abs().max() < 1e-9  # the players' luck of a game sums to 0
+
+
+def _coin_run(tmp_path, monkeypatch):
+    import helpers_runs
+    from helpers_runs import write_run
+
+    real = helpers_runs.rust_core.simulate
+    monkeypatch.setattr(helpers_runs.rust_core, "simulate", lambda *a, **k: real(*a, **k, luck=True))
+    cells = [{"id": "c", "agents": ["random", "random"], "variant": {"first": 0.6}, "games": 800}]
+    return write_run(tmp_path / "run", name="coin-luck", game="coin", pair_seats=True, cells=cells, batch=400)
+
+
+def test_the_corrected_advantage_holds_the_truth_with_fewer_deals(tmp_path, monkeypatch):
+    from analysis import analyse
+    from analysis.luck import luck_rows
+
+    s = analyse(_coin_run(tmp_path, monkeypatch))
+    (row,) = luck_rows(s)
+    assert row.units == 400 and row.corrected.lo <= 0.10 <= row.corrected.hi  # first = 0.6: +10 points
+    assert row.difference.lo <= 0 <= row.difference.hi  # unbiased: raw and corrected agree
+    assert row.deals_saved > 2 and 0.5 < row.luck_share <= 1  # coin is all luck, and V sees it
+
+
+def test_the_report_says_which_estimator_and_what_it_saved(tmp_path, monkeypatch):
+    from analysis.report import write_report
+
+    index = write_report(_coin_run(tmp_path, monkeypatch), tmp_path / "report")
+    md = (index.parent / "report.md").read_text()
+    assert "## Luck against skill" in md and "The verdicts above use the raw outcomes." in md
+    assert "deals saved (×)" in md
