@@ -6,9 +6,9 @@
 //! position ([`LuckMeter::value`]: the game's learned evaluation, fitted on other games; the
 //! game's own win estimate where it has none; at the end, the recorded win shares).
 //!
-//! * **Set-up**: `V(dealt) − mean over K fresh deals of V(deal)`, taken per turn-order seat (a
-//!   position is compared with the position of the same seat in each fresh deal: which seat a
-//!   player is dealt is what a start-player question asks about, not luck); the fresh deals
+//! * **The deal**: `V(dealt) − mean over K fresh deals of V(deal)`, taken per turn-order seat
+//!   (a position is compared with the position of the same seat in each fresh deal: which seat
+//!   a player is dealt is what a start-player question asks about, not luck); the fresh deals
 //!   come from the game's own [`crate::game::Game::new`] on the stream of purpose "luck"
 //!   ([`crate::rng::luck_rng`]), so the mean estimates `E[V(deal) | seat]` without bias.
 //! * **Every action**: before it is applied, the state is resampled K times in what nobody
@@ -99,34 +99,39 @@ impl LuckMeter {
         self.pending = Some(mean);
     }
 
-    /// The luck of the last step (or of the set-up, at the first call), `state` being what it led to.
+    /// The luck of the last step (or of the deal, at the first call), `state` being what it led to.
     fn settle<G: Engine>(&mut self, state: &G, fresh: impl Fn(Rng) -> G, handicap: &Handicap) {
-        let n = state.n_players();
-        let mut expected = [0.0; MAX_SEATS];
-        if let Some(p) = self.pending.take() {
-            expected = p;
-        } else if !self.started {
-            // by turn-order seat: which seat a position is dealt is part of what is asked
-            // (the start player's advantage), not luck
-            let (mut v, mut by_seat) = ([0.0; MAX_SEATS], [0.0; MAX_SEATS]);
-            for _ in 0..LUCK_SAMPLES {
-                let deal = fresh(child(&mut self.rng));
-                self.value(&deal, handicap, &mut v);
-                for p in 0..n {
-                    by_seat[deal.seat(p)] += v[p] / LUCK_SAMPLES as f64;
-                }
+        let expected = match self.pending.take() {
+            Some(p) => p,
+            None if !self.started => {
+                self.started = true;
+                return self.deal_luck(state, fresh, handicap);
             }
-            for p in 0..n {
-                expected[p] = by_seat[state.seat(p)];
-            }
-        } else {
-            return;
-        }
-        self.started = true;
+            None => return,
+        };
         let mut now = [0.0; MAX_SEATS];
         self.value(state, handicap, &mut now);
-        for p in 0..n {
+        for p in 0..state.n_players() {
             self.luck[p] += now[p] - expected[p];
+        }
+    }
+
+    /// The deal's luck: `V` of the dealt state minus the mean `V` of [`LUCK_SAMPLES`] fresh deals,
+    /// seat by seat (which seat a position is dealt is what a start-player question asks about,
+    /// not luck).
+    fn deal_luck<G: Engine>(&mut self, state: &G, fresh: impl Fn(Rng) -> G, handicap: &Handicap) {
+        let n = state.n_players();
+        let (mut v, mut by_seat) = ([0.0; MAX_SEATS], [0.0; MAX_SEATS]);
+        for _ in 0..LUCK_SAMPLES {
+            let deal = fresh(child(&mut self.rng));
+            self.value(&deal, handicap, &mut v);
+            for p in 0..n {
+                by_seat[deal.seat(p)] += v[p] / LUCK_SAMPLES as f64;
+            }
+        }
+        self.value(state, handicap, &mut v);
+        for p in 0..n {
+            self.luck[p] += v[p] - by_seat[state.seat(p)];
         }
     }
 
