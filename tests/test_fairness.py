@@ -285,6 +285,8 @@ def test_fairest_on_coin_finds_the_fair_value(tmp_path: Path, ray_local: None):
     assert games["first=0.5"] > games["first=0.3"]  # games went where the answer was
     report = (out / "report" / "report.md").read_text()
     assert "From diagnosis to fix" in report and "Fairest settings" in report
+    assert "Played by greedy (or random) agents only" in report  # random coin agents: said once
+    assert "anytime-valid" in report
     assert main(args) == 0  # resumes: nothing left to play, same answer
     again = json.loads((out / "manifest.json").read_text())
     assert again["games_done"] == manifest["games_done"]

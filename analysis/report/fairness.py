@@ -9,6 +9,7 @@ from ..claims import band_words, fix_sentence, fix_status, seat_name, sweep_sent
 from ..content import Finding
 from ..fairness import CellFix, Sweep, cell_fixes, fix_claim, subject, sweep_claim, sweeps, unmeasured_claims
 from ..model import StudyAnalysis
+from ..skill import PLAIN_AGENTS
 from ..words import pts, signed
 from .doc import Doc
 
@@ -101,7 +102,14 @@ def fairness_findings(s: StudyAnalysis, fixes: list[CellFix], found: list[Sweep]
     for a ``fairest`` run only the race's answer (the rest is in the section)."""
     rounds = [r["fairest"] for r in s.manifest.get("precision_rounds") or [] if "fairest" in r]
     if rounds:
-        return [Finding("Fairest setting", _first_up(str(rounds[-1].get("line", ""))) + ".")]
+        line = _first_up(str(rounds[-1].get("line", ""))) + "."
+        plain = all(a.split(":")[0] in PLAIN_AGENTS for c in s.info for a in c.agents)
+        if plain:
+            line += (
+                " Played by greedy (or random) agents only: this is the fairest setting for that play, and "
+                "the answer may change with skill (a skill ladder says whether it does)."
+            )
+        return [Finding("Fairest setting", line)]
     out = [Finding(f"Handicap for {c.subject}", fix_sentence(c)) for c in unmeasured_claims(s)]
     out += [
         Finding(f"Handicap for {subject(s, chain[0].cell)}", chain_words(s, chain))
