@@ -330,3 +330,20 @@ def test_skill_finding_when_one_level_is_unsettled():
     )
     skill = next(f for f in verdict(s) if f.title == "Skill")
     assert skill.sentence.startswith("Settled only at some skill levels (greedy needs more games)")
+
+
+def test_cells_sharing_deals_are_compared_as_pairs():
+    from analysis.stats.compare import _shared, _welch
+
+    rng = np.random.default_rng(3)
+    deal = rng.normal(0, 1, 400)  # what a deal gives both cells
+    a, b = deal + rng.normal(0, 0.3, 400), deal + 0.1 + rng.normal(0, 0.3, 400)
+    ids = np.arange(400)
+    diff, lo, hi, p = _shared(a, ids, b, ids, 0.05)  # type: ignore[misc]
+    _, wlo, whi, _ = _welch(a, b, 0.05)
+    assert lo <= 0.1 <= hi and p < 0.05 and (hi - lo) < 0.5 * (whi - wlo)  # pairs: far narrower
+    # the leader of a race has more deals: the shared ones pair, the rest count as they are
+    more = np.concatenate([b, 0.1 + rng.normal(0, 1.04, 400)])
+    diff2, lo2, hi2, _ = _shared(a, ids, more, np.arange(800), 0.05)  # type: ignore[misc]
+    assert lo2 <= 0.1 <= hi2 and diff2 == pytest.approx(more.mean() - a.mean())
+    assert _shared(a, ids, b, ids + 1000, 0.05) is None  # nothing shared: Welch

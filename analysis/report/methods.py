@@ -46,7 +46,8 @@ def methods(doc: Doc, s: StudyAnalysis) -> None:
         "(percentage points).",
         "Intervals are 95%. Win rates and other shares: Wilson score intervals; with paired seats "
         "Wilson with the effective sample size of the per-deal rates (Kish design effect). Means: "
-        "Student-t over units. Differences between cells: Welch t on one value per unit. All seats "
+        "Student-t over units. Differences between cells: t on one value per unit, the deals two cells "
+        "share compared as pairs (Welch's t where they share none). All seats "
         "equal: chi-square goodness of fit (games), or a paired t-test (2 players) / Hotelling's T² "
         "(more) on per-deal seat differences.",
         "Multiple comparisons: every comparison between cells of a study (each metric, each pair of cells "

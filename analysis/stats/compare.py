@@ -1,30 +1,34 @@
 """Differences of key metrics between cells, Bonferroni-corrected, with plain-words verdicts.
 
-Each metric is reduced to one value per independent unit (game, or deal with
-``pair_seats``); the difference of two cells' means gets a Welch t-interval and p-value
-(statsmodels ``CompareMeans``). All comparisons of a study form one family of ``m`` tests,
-corrected with Bonferroni (each p-value times ``m``, capped at 1), and every interval is the
-matching *simultaneous* one, at level ``1 − alpha/m``: a difference is confirmed exactly when its
-interval excludes 0, so the intervals and the tests they are read with never disagree. A
+Each metric is reduced to one value per independent unit (game, or deal with ``pair_seats``); the
+difference of two cells' means gets a t-interval and p-value. Where the two cells share deals
+(``pair_seats``: deal *i* of every cell of a study comes from the same stream), the variance of the
+difference subtracts the covariance of the shared deals (:func:`_shared`), so the deals both cells
+played count once as pairs and every other deal as it is; otherwise (no shared unit) Welch's
+unequal-variance t (statsmodels ``CompareMeans``). All comparisons of a study form one family of
+``m`` tests, corrected with Bonferroni (each p-value times ``m``, capped at 1), and every interval
+is the matching *simultaneous* one, at level ``1 − alpha/m``: a difference is confirmed exactly when
+its interval excludes 0, so the intervals and the tests they are read with never disagree. A
 *degenerate* comparison (no variation in either cell, e.g. every game lasts 18 turns) is known
 exactly and is left out of the family (``in_family`` False, no p-value). Each comparison is also
-classed against the metric's practical threshold (``finding``: see
-:mod:`analysis.stats.practical`); a difference the correction does not confirm is never called
-different.
+classed against the metric's practical threshold (``finding``: see :mod:`analysis.stats.practical`);
+a difference the correction does not confirm is never called different.
 """
 
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
 import polars as pl
+from scipy import stats as sps
 from statsmodels.stats.weightstats import CompareMeans, DescrStatsW
 
-from .intervals import ALPHA, unit_means
+from .intervals import ALPHA, unit_col, unit_means
 from .outcomes import game_table
 from .practical import classify
 
@@ -82,6 +86,29 @@ def _welch(a: np.ndarray, b: np.ndarray, alpha: float) -> tuple[float, float, fl
     lo, hi = cm.tconfint_diff(alpha=alpha, usevar="unequal")
     _, p, _ = cm.ttest_ind(usevar="unequal")
     return diff, float(lo), float(hi), float(p)
+
+
+def _shared(
+    a: np.ndarray, ia: np.ndarray, b: np.ndarray, ib: np.ndarray, alpha: float
+) -> tuple[float, float, float, float] | None:
+    """``b - a`` of two cells' means over units ``ia``/``ib`` (sorted unit ids) where they share at
+    least 3 units: Var(mean b − mean a) = Var a / n_a + Var b / n_b − 2 Cov_shared · n_shared /
+    (n_a n_b), the covariance from the shared units; t with min(n_a, n_b) − 1 degrees of freedom.
+    ``None`` without enough shared units."""
+    shared, at_a, at_b = np.intersect1d(ia, ib, assume_unique=True, return_indices=True)
+    na, nb, nc = a.size, b.size, shared.size
+    if nc < 3 or na < 2 or nb < 2:
+        return None
+    cov = float(np.cov(a[at_a], b[at_b], ddof=1)[0, 1])
+    var = float(a.var(ddof=1)) / na + float(b.var(ddof=1)) / nb - 2 * cov * nc / (na * nb)
+    diff = float(b.mean() - a.mean())
+    se = math.sqrt(max(var, 0.0))
+    if se == 0:
+        return diff, diff, diff, (1.0 if diff == 0 else 0.0)
+    df = min(na, nb) - 1
+    q = float(sps.t.ppf(1 - alpha / 2, df))
+    p = float(2 * sps.t.sf(abs(diff) / se, df))
+    return diff, diff - q * se, diff + q * se, p
 
 
 def _verdict(
@@ -157,6 +184,7 @@ def compare_cells(
         n_of = {k: int(v["seat"].to_numpy().max()) + 1 for k, v in cells.items()}
         pairs = [(a, b) for a, b in itertools.combinations(cells, 2) if n_of[a] == n_of[b]]
     units: dict[tuple[str, str], np.ndarray] = {}
+    ids = {c: np.unique(cells[c][unit_col(paired)].to_numpy()) if paired else None for c in cells}
     jobs: list[tuple[str, str, Metric, np.ndarray, np.ndarray]] = []
     for a, b in pairs:
         for m in metrics:
@@ -168,7 +196,7 @@ def compare_cells(
         return pl.DataFrame(schema=_SCHEMA)
     family = sum(not _degenerate(ua, ub) for *_, ua, ub in jobs)
     level = alpha / max(family, 1)
-    recs = [_record(a, b, m, ua, ub, level, family, names) for a, b, m, ua, ub in jobs]
+    recs = [_record(a, b, m, ua, ub, level, family, names, (ids[a], ids[b])) for a, b, m, ua, ub in jobs]
     return pl.DataFrame(recs, schema=_SCHEMA)
 
 
@@ -181,10 +209,17 @@ def _record(
     level: float,
     family: int,
     names: Mapping[str, str],
+    ids: tuple[np.ndarray | None, np.ndarray | None] = (None, None),
 ) -> dict[str, Any]:
     """One comparison: the simultaneous interval at ``level`` (alpha / family size), the
-    Bonferroni p-value, the reading and the verdict."""
-    diff, lo, hi, p = _welch(ua, ub, level)
+    Bonferroni p-value, the reading and the verdict; ``ids``: each cell's unit ids (shared deals
+    are compared as pairs, :func:`_shared`)."""
+    ia, ib = ids
+    shared = None
+    aligned = ia is not None and ib is not None and ia.size == ua.size and ib.size == ub.size
+    if aligned and ia is not None and ib is not None and not _degenerate(ua, ub):
+        shared = _shared(ua, ia, ub, ib, level)
+    diff, lo, hi, p = shared if shared is not None else _welch(ua, ub, level)
     scale = float(np.concatenate([ua, ub]).mean())
     in_family = not _degenerate(ua, ub)
     p_adj = min(1.0, p * family) if in_family else float("nan")
