@@ -38,8 +38,10 @@ import polars as pl
 from .fairness import sweeps_of
 from .load import open_run
 from .model import cell_infos
+from .stats.intervals import unit_means
 from .stats.practical import classify
 from .stats.seats import start_advantage_sequence
+from .stats.sequential import confidence_sequence
 from .words import pts
 
 __all__ = ["FairestStep", "fairest_round"]
@@ -115,10 +117,51 @@ def race(cands: list[dict[str, Any]], max_games: int) -> tuple[dict[str, int], b
     return {c["cell"]: min(2 * c["games"], max_games) for c in alive if c["games"] < max_games}, False
 
 
-def _line(cands: list[dict[str, Any]], fit: str, spent: int) -> str:
+def _points(c: dict[str, Any]) -> str:
+    return f"{pts(c['advantage'])} points [{pts(c['lo'])}, {pts(c['hi'])}]"
+
+
+def _official_words(
+    cands: list[dict[str, Any]],
+    best: dict[str, Any],
+    official: str | None,
+    rows: dict[str, pl.DataFrame],
+    paired: bool,
+) -> str:
+    """The official setting first: its advantage, and the fairest one's paired difference to it over
+    the deals both played (an anytime-valid interval: the race looks after every round)."""
+    if official is None:
+        return "the study names no official setting (study key official); "
+    o = next(c for c in cands if c["cell"] == official)
+    said = f"official {o['label']}: {_points(o)}, {o['status']}; "
+    if best["cell"] == official:
+        return said + "it is the fairest; "
+    unit = "deal_index" if paired else "game_index"
+    per = [
+        unit_means(rows[c].filter(pl.col("seat") == 0), "win", paired=paired)
+        for c in (official, best["cell"])
+    ]
+    both = per[0].join(per[1], on="unit", suffix="_b")
+    d = confidence_sequence((both["value_b"] - both["value"]).to_numpy())
+    closer = abs(best["advantage"]) < abs(o["advantage"])
+    return said + (
+        f"the fairest minus the official, over the {d.n_units:,} {unit.split('_')[0]}s both played: "
+        f"{pts(d.estimate)} points [{pts(d.lo)}, {pts(d.hi)}]{' (closer to fair)' if closer else ''}; "
+    )
+
+
+def _line(
+    cands: list[dict[str, Any]],
+    fit: str,
+    spent: int,
+    official: str = "",
+) -> str:
     alive = sorted((c for c in cands if c["status"] == "in"), key=lambda c: (c["far"], c["near"]))
     best = alive[0]
-    lead = f"fairest: {best['label']} {pts(best['advantage'])} points [{pts(best['lo'])}, {pts(best['hi'])}]"
+    lead = (
+        official
+        + f"fairest: {best['label']} {pts(best['advantage'])} points [{pts(best['lo'])}, {pts(best['hi'])}]"
+    )
     others = (
         f"{len(alive) - 1} other setting(s) not shown worse"
         if len(alive) > 1
@@ -136,8 +179,7 @@ def fairest_round(run_dir: pathlib.Path, *, threshold: float, max_games: int) ->
     found = sweeps_of(infos, rows, paired=paired, min_values=3)
     if len(found) == 1:
         w = found[0]
-        alive = {c["cell"] for c in cands if c["status"] == "in"}
-        left = [x for cell, x in w.cells if cell in alive]
+        left = [x for cell, x in w.cells if cell in {c["cell"] for c in cands if c["status"] == "in"}]
         fit = (
             f"fair {w.option} among the settings left: {min(left):g} to {max(left):g}; fitted line: "
             f"{w.fit.words(w.option)} (descriptive: after adaptive rounds its interval is too narrow)"
@@ -145,7 +187,9 @@ def fairest_round(run_dir: pathlib.Path, *, threshold: float, max_games: int) ->
         crossing = {"option": w.option, "value": w.fit.value, "lo": w.fit.lo, "hi": w.fit.hi,
                     "left_lo": min(left), "left_hi": max(left)}  # fmt: skip
     spent = sum(c["games"] for c in cands)
-    line = _line(cands, fit, spent)
+    official = open_run(run_dir).manifest["study"].get("official")
+    best = min((c for c in cands if c["status"] == "in"), key=lambda c: (c["far"], c["near"]))
+    line = _line(cands, fit, spent, _official_words(cands, best, official, rows, paired))
     record = {
         "line": line,
         "settled": settled,

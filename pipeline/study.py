@@ -258,11 +258,25 @@ def parse_study(
     ]
     cells += _step_cells(fail, raw.game, ladder, cells, raw.pair_seats, default_games)
     cells = _check_cells(fail, raw.game, cells)
+    official = _official(fail, raw.official, cells)
     return Study(
         raw.name, raw.description, raw.game, raw.seed, default_games, raw.pair_seats, source, cells,
         _files(options.paths, cells), raw.practical_threshold, [spec for spec, _ in ladder],
-        record_positions=raw.record_positions, luck=raw.luck,
+        record_positions=raw.record_positions, luck=raw.luck, official=official,
     )  # fmt: skip
+
+
+def _official(
+    fail: Callable[[str, str], StudyError], options: dict[str, Any] | None, cells: list[Cell]
+) -> str | None:
+    """The id of the one cell whose variant has every option of ``official`` (None: not named)."""
+    if options is None:
+        return None
+    found = [c.id for c in cells if all(c.variant.get(k) == v for k, v in options.items())]
+    if len(found) != 1:
+        how = "no cell has" if not found else f"{len(found)} cells have"
+        raise fail("official", f"{how} these options; name the options of exactly one cell")
+    return found[0]
 
 
 def _check_header(raw: study_file.StudyFile, source: str, games_per_cell: int | None) -> None:

@@ -100,6 +100,7 @@ class StudyFile(_Model):
     pair_seats: bool = False
     record_positions: bool = False
     luck: bool = False
+    official: Options | None = None
     practical_threshold: Annotated[float, Field(gt=0, lt=1, allow_inf_nan=False)] | None = None
     variant: Options = Field(default_factory=dict)
     grid: Grid
@@ -132,6 +133,7 @@ def expectations(agents: list[str]) -> dict[str, str]:
         "pair_seats": "true or false",
         "record_positions": "true or false",
         "luck": "true or false",
+        "official": "a table of variant options that names exactly one cell: the published rules",
         "practical_threshold": "a share between 0 and 1 (0.01 = 1 point)",
         "variant": "a table of variant options",
         "grid": f"a table with {', '.join(GRID_KEYS)}",

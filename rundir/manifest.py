@@ -106,6 +106,8 @@ class Study:
     #: Whether every row also carries the player's luck (column ``luck``: ``rust_core``'s luck
     #: measurement, the same games). Part of the identity only when set, like ``record_positions``.
     luck: bool = False
+    #: The cell that plays the published rules (study key ``official``); not part of the identity.
+    official: str | None = None
 
     def identity(self) -> dict[str, Any]:
         """What must match for a directory to be continued: everything but game counts and prose."""

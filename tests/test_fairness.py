@@ -264,12 +264,21 @@ def test_fairest_needs_two_candidates(tmp_path: Path, capsys: pytest.CaptureFixt
     assert "at least 2 candidate cells" in capsys.readouterr().err
 
 
+def test_official_must_name_exactly_one_cell():
+    text = COIN.format(games=10, first="[0.4, 0.5]")
+    with pytest.raises(StudyError, match="official: no cell has these options"):
+        parse_text(text.replace("[grid]", "official = { first = 0.45 }\n[grid]"), "s.toml")
+    study = parse_text(text.replace("[grid]", "official = { first = 0.4 }\n[grid]"), "s.toml")
+    assert study.official == next(c.id for c in study.cells if c.variant["first"] == 0.4)
+
+
 # --- fairest on coin --------------------------------------------------------------------------
 
 
 def test_fairest_on_coin_finds_the_fair_value(tmp_path: Path, ray_local: None):
     path = tmp_path / "coin.toml"
-    path.write_text(COIN.format(games=400, first="{ from = 0.3, to = 0.7, step = 0.1 }"))
+    text = COIN.format(games=400, first="{ from = 0.3, to = 0.7, step = 0.1 }")
+    path.write_text(text.replace("[grid]", "official = { first = 0.4 }\n[grid]"))
     out = tmp_path / "run"
     args = ["fairest", str(path), "--out", str(out), "--max-games", "6400", "--no-progress", "--quiet"]
     assert main(args) == 0
@@ -286,6 +295,7 @@ def test_fairest_on_coin_finds_the_fair_value(tmp_path: Path, ray_local: None):
     report = (out / "report" / "report.md").read_text()
     assert "From diagnosis to fix" in report and "Fairest settings" in report
     assert "Played by greedy (or random) agents only" in report  # random coin agents: said once
+    assert "official first=0.4" in last["line"] and "the fairest minus the official" in last["line"]
     assert "anytime-valid" in report
     assert main(args) == 0  # resumes: nothing left to play, same answer
     again = json.loads((out / "manifest.json").read_text())
