@@ -76,6 +76,10 @@ def interrupts_deferred() -> Iterator[None]:
     }
     try:
         yield
+    except Exception:
+        if caught:  # a failure a stop caused (Ctrl-C reached Ray's processes too): the stop it is
+            raise Stopped from None
+        raise
     finally:
         for sig, handler in previous.items():
             signal.signal(sig, handler)
