@@ -30,6 +30,7 @@ from .games import section
 from .model import StudyAnalysis
 from .precision import uncertainty
 from .skill import LadderMetric
+from .stats.practical import MIN_VERDICT_DEALS
 from .stats.seats import seat_win_rates
 from .strength import Z95
 from .study import analyse
@@ -46,11 +47,6 @@ __all__ = [
     "settle_deals",
     "two_player_verdict",
 ]
-
-
-#: Fewest deals behind a verdict: below, the clustered intervals' normal approximation rests on too
-#: few deals, so a verdict that would be drawn is shown as "not settled (only n deals; ...)".
-MIN_VERDICT_DEALS = 20
 
 
 @dataclass(frozen=True)

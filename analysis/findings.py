@@ -32,7 +32,7 @@ from .content import Finding
 from .games import section
 from .ladder_findings import ladder_findings
 from .model import CellInfo, StudyAnalysis
-from .stats.practical import direction
+from .stats.practical import MIN_VERDICT_DEALS, direction
 from .switches import switch_findings
 from .words import p_value, pct, pts, pts_ci
 
@@ -45,6 +45,9 @@ def threshold_words(t: float) -> str:
 
 
 def _tail(r: dict[str, Any], t: float) -> str:
+    if r.get("few_units"):
+        few = f"only {r['units']} deals (or games), fewer than the {MIN_VERDICT_DEALS} a verdict needs"
+        return f"not settled: {few}."
     a, lo, hi = r["advantage"], r["lo"], r["hi"]
     word = "an advantage" if a > 0 else "a disadvantage"
     size = f"{abs(100 * a):.1f} points of win rate"

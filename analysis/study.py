@@ -19,7 +19,7 @@ from .model import CellInfo, StudyAnalysis, cell_infos, ladder_checks, ladder_st
 from .skill import skill_ladder
 from .stats.compare import compare_cells
 from .stats.outcomes import game_length, game_table, margin, score_by_seat, tie_share
-from .stats.practical import DEFAULT_THRESHOLD, classify
+from .stats.practical import DEFAULT_THRESHOLD, MIN_VERDICT_DEALS, classify
 from .stats.seats import equal_seats_test, n_players_of, seat_win_rates, start_advantage
 
 __all__ = ["StudyAnalysis", "analyse", "capped_games", "practical_threshold"]
@@ -47,6 +47,8 @@ def _advantage_row(
     a = start_advantage(r, paired=paired)
     test = equal_seats_test(r, paired=paired)
     cls = classify(a.lo, a.hi, threshold)
+    few = a.n_units < MIN_VERDICT_DEALS and cls != "unsettled"
+    cls = "unsettled" if few else cls
     rec: dict[str, Any] = {
         **meta,
         "games": int(r["game_index"].n_unique()),
@@ -58,6 +60,7 @@ def _advantage_row(
         "hi": a.hi,
         "halfwidth": a.halfwidth,
         "finding": cls,
+        "few_units": few,
         "equal_seats_p": test.p_value,
         "equal_seats_test": test.method,
     }

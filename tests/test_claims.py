@@ -261,3 +261,20 @@ def test_the_glossary_defines_every_term_the_page_uses(tmp_path):
     glossary(doc, SimpleNamespace(game="coin"))  # type: ignore[arg-type]
     defined = {line.split(" | ")[0].strip("| ") for line in doc.md if line.startswith("| ")}
     assert {"Elo", "played", "refutes"} <= defined and "expert limit" not in defined
+
+
+def test_no_verdict_rests_on_fewer_than_twenty_deals(tmp_path):
+    from helpers_runs import write_run
+
+    from analysis import analyse
+    from analysis.findings import start_player
+
+    cells = [{"id": "c", "agents": ["random", "random"], "variant": {"first": 0.95}, "games": 24}]
+    s = analyse(write_run(tmp_path / "run", name="coin-few", game="coin", pair_seats=True, cells=cells))
+    row = s.advantage_row("c")
+    assert row["units"] == 12 and row["lo"] > 0.01  # the interval alone would say it matters
+    assert row["finding"] == "unsettled" and row["few_units"]
+    assert (
+        "not settled: only 12 deals (or games), fewer than the 20 a verdict needs"
+        in start_player(s, s.cell("c")).sentence
+    )

@@ -18,10 +18,14 @@ than the 90% interval of a TOST test at 5%).
 
 from __future__ import annotations
 
-__all__ = ["CLASSES", "DEFAULT_THRESHOLD", "SHORT", "classify", "direction"]
+__all__ = ["CLASSES", "DEFAULT_THRESHOLD", "MIN_VERDICT_DEALS", "SHORT", "classify", "direction"]
 
 #: One point of win rate.
 DEFAULT_THRESHOLD = 0.01
+
+#: Fewest units (deals, or games) behind a verdict, on every page: below, the intervals' normal
+#: approximation rests on too few units, so the verdict reads "not settled".
+MIN_VERDICT_DEALS = 20
 
 CLASSES = ("matters", "measurable", "negligible", "fair", "unsettled")
 
