@@ -103,6 +103,13 @@ def test_an_unknown_marker_fails_the_build():
         _hooks().on_page_markdown("<!-- balancelab:nonsense -->\n")
 
 
+def test_every_page_is_in_the_navigation():
+    # mkdocs build --strict fails on a page left out of the nav; this says so before CI does
+    nav = (ROOT / "mkdocs.yml").read_text()
+    pages = [p.relative_to(ROOT / "docs").as_posix() for p in (ROOT / "docs").rglob("*.md")]
+    assert sorted(p for p in pages if f": {p}\n" not in nav) == []
+
+
 def test_every_game_has_its_page_in_the_navigation():
     nav = (ROOT / "mkdocs.yml").read_text()
     for game in rust_core.games():
