@@ -38,6 +38,7 @@ __all__ = [
     "band_words",
     "fix_sentence",
     "fix_status",
+    "handicap_words",
     "seat_name",
     "sweep_sentence",
     "sweep_status",
@@ -129,9 +130,13 @@ def fix_status(c: FixClaim) -> FixStatus:
 
 
 def _rule(c: FixClaim) -> str:
-    """``the second player +2 points`` / ``nothing`` (2 players: a negative handicap of the second
-    player is said as points to the start player)."""
-    h = list(c.handicap)
+    return handicap_words(c.handicap)
+
+
+def handicap_words(handicap: tuple[int, ...] | list[int]) -> str:
+    """``the second player +2 points`` / ``no handicap`` (2 players: a negative handicap of the
+    second player is said as points to the start player)."""
+    h = list(handicap)
     if len(h) == 2 and h[1] < 0:
         h = [-h[1], 0]
     given = [(seat, p) for seat, p in enumerate(h) if p]

@@ -30,6 +30,7 @@ from typing import Any
 import polars as pl
 from statsmodels.stats.weightstats import DescrStatsW
 
+from .claims import handicap_words
 from .content import Block, Finding, Interval, Section, Table, Text
 from .model import CellInfo, StudyAnalysis
 from .stats.intervals import ALPHA, Estimate, mean_ci, unit_means
@@ -37,6 +38,15 @@ from .stats.practical import classify
 from .words import pts, pts_ci
 
 __all__ = ["MOVES", "switch_changes", "switch_findings", "switch_sections"]
+
+
+def _value_words(option: str, value: Any) -> str:
+    """An option's value for a reader: a handicap in words (``the start player +4 points``), else
+    the value as written."""
+    if option == "handicap" and isinstance(value, list):
+        return handicap_words([int(v) for v in value])
+    return value if isinstance(value, str) else json.dumps(value)
+
 
 #: The change's practical class read as whether the switch moves the advantage.
 MOVES = {
@@ -112,7 +122,7 @@ def switch_changes(s: StudyAnalysis) -> pl.DataFrame:
                 "n_players": base.n_players,
                 "agents": base.lineup,
                 "option": option,
-                "value": value if isinstance(value, str) else json.dumps(value),
+                "value": _value_words(option, value),
                 "cell": cell.id,
                 "base": base.id,
                 "base_advantage": float(s.advantage_row(base.id)["advantage"]),

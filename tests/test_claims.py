@@ -278,3 +278,13 @@ def test_no_verdict_rests_on_fewer_than_twenty_deals(tmp_path):
         "not settled: only 12 deals (or games), fewer than the 20 a verdict needs"
         in start_player(s, s.cell("c")).sentence
     )
+
+
+def test_a_handicap_is_named_in_words_not_code():
+    from analysis.claims import handicap_words
+    from analysis.switches import _value_words
+
+    assert handicap_words([0, -4]) == "the start player +4 points"
+    assert handicap_words((0, 1, 2)) == "the second player +1 point; the third player +2 points"
+    assert _value_words("handicap", [0, 2]) == "the second player +2 points"
+    assert _value_words("dirk_tiles", [4, 4, "third"]) == '[4, 4, "third"]'

@@ -31,7 +31,8 @@ def chain_words(s: StudyAnalysis, chain: list[CellFix]) -> str:
     """A cell's fix in words: each estimate the study played, in turn, then the last estimate; every
     sentence made from its typed claim (:mod:`analysis.claims`)."""
     steps = [f for f in chain[:-1] if f.confirm_advantage is not None]
-    return " ".join(fix_sentence(fix_claim(s, f, chain[0].cell)) for f in [*steps, chain[-1]])
+    said = [fix_sentence(fix_claim(s, f, chain[0].cell)) for f in [*steps, chain[-1]]]
+    return " ".join(dict.fromkeys(said))  # a re-estimate that lands on the same played cell: said once
 
 
 def _seat_words(f: CellFix) -> str:
