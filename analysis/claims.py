@@ -146,10 +146,14 @@ def handicap_words(handicap: tuple[int, ...] | list[int]) -> str:
 
 
 def _fair_at(c: FixClaim) -> str:
-    seats = range(1, len(c.fair_at))
+    """Each seat's fair handicap with its interval (2 players: a negative one said as points to the
+    start player, as :func:`handicap_words` does)."""
+    if len(c.fair_at) == 2 and c.fair_at[1].value < 0:
+        f = c.fair_at[1]
+        return f"{seat_name(0)} {signed(-f.value)} [{signed(-f.hi)}, {signed(-f.lo)}]"
     return "; ".join(
         f"{seat_name(s)} {signed(c.fair_at[s].value)} [{signed(c.fair_at[s].lo)}, {signed(c.fair_at[s].hi)}]"
-        for s in seats
+        for s in range(1, len(c.fair_at))
     )
 
 
