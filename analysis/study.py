@@ -17,7 +17,7 @@ from .games import GameSection, section
 from .load import Run, open_run
 from .model import CellInfo, StudyAnalysis, cell_infos, ladder_checks, ladder_steps
 from .skill import skill_ladder
-from .stats.compare import compare_cells
+from .stats.compare import METRICS, compare_cells
 from .stats.outcomes import game_length, game_table, margin, score_by_seat, tie_share
 from .stats.practical import DEFAULT_THRESHOLD, MIN_VERDICT_DEALS, classify
 from .stats.seats import equal_seats_test, n_players_of, seat_win_rates, start_advantage
@@ -152,7 +152,7 @@ def analyse(
         advantage=pl.DataFrame(t.adv) if t.adv else pl.DataFrame(),
         scores=pl.concat(t.scores) if t.scores else pl.DataFrame(),
         outcomes=pl.DataFrame(t.outcomes) if t.outcomes else pl.DataFrame(),
-        comparisons=_comparisons(cells, balance_rows, ladder, paired, limit),
+        comparisons=_comparisons(cells, balance_rows, ladder, paired, limit, game),
         tables={name: pl.concat(parts) for name, parts in t.extra.items()},
         warnings=t.warnings,
         threshold=limit,
@@ -203,14 +203,22 @@ class _CellTables:
 
 
 def _comparisons(
-    cells: list[dict[str, Any]], rows: dict[str, pl.DataFrame], ladder: list[str], paired: bool, limit: float
+    cells: list[dict[str, Any]],
+    rows: dict[str, pl.DataFrame],
+    ladder: list[str],
+    paired: bool,
+    limit: float,
+    game: GameSection,
 ) -> pl.DataFrame:
-    """Comparisons between the balance cells (ladder steps left out), with both labels."""
+    """Comparisons between the balance cells (ladder steps left out), with both labels; the winning
+    margin only where the game's score is in points (a ranking key's differences mean nothing)."""
     names = {c.id: c.name for c in cell_infos(cells)}
+    metrics = tuple(m for m in METRICS if game.score_in_points or m.name != "margin")
     comparisons = compare_cells(
         rows,
         paired=paired,
         pairs=_pairs(cells, rows, ladder),
+        metrics=metrics,
         labels=names,
         negligible={"start_advantage": limit},
     )

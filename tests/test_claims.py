@@ -288,3 +288,15 @@ def test_a_handicap_is_named_in_words_not_code():
     assert handicap_words((0, 1, 2)) == "the second player +1 point; the third player +2 points"
     assert _value_words("handicap", [0, 2]) == "the second player +2 points"
     assert _value_words("dirk_tiles", [4, 4, "third"]) == '[4, 4, "third"]'
+
+
+def test_a_ranking_key_gets_no_winning_margin_comparison(tmp_path):
+    from helpers_runs import write_run
+
+    from analysis import analyse
+
+    cells = [{"id": c, "agents": ["greedy", "greedy"], "variant": v, "games": 40} for c, v in
+             (("a", {}), ("b", {"tiles": 12}))]  # fmt: skip
+    s = analyse(write_run(tmp_path / "run", name="taluva-two", game="taluva", pair_seats=True, cells=cells))
+    assert "margin" not in s.comparisons["metric"].to_list()
+    assert "start_advantage" in s.comparisons["metric"].to_list()
