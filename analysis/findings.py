@@ -28,6 +28,7 @@ from typing import Any
 
 import polars as pl
 
+from .claims import band_words
 from .content import Finding
 from .games import section
 from .ladder_findings import ladder_findings
@@ -39,9 +40,8 @@ from .words import p_value, pct, pts, pts_ci
 __all__ = ["scope", "threshold_words", "verdict"]
 
 
-def threshold_words(t: float) -> str:
-    """``±1 point`` / ``±2 points`` of win rate."""
-    return f"±{100 * t:g} point{'' if abs(100 * t - 1) < 1e-9 else 's'}"
+#: ``±1 point`` / ``±2 points`` of win rate: the claims' wording, one definition.
+threshold_words = band_words
 
 
 def _tail(r: dict[str, Any], t: float) -> str:
