@@ -1,11 +1,13 @@
 """The atlas page: ``index.html`` (self-contained) and ``report.md`` over every game's atlas run.
 
-First screen: what the page answers, then one table row per game × player count (the verdict in
-words at the strongest measurably stronger rung, the number with its interval, the rung and its
-Elo, the trend along the ladder, what would settle it, the game's full report). Then a figure per
-game (the start-player advantage against the rungs' Elo, one line per player count), what more
-budget would settle, the limits (each game's board or map, rule readings, agents), and the budget
-spent with the provenance.
+First screen: what the page answers and the rung (agent) read per game, then one figure to look at
+first (:func:`verdict_grid`: games × player counts, each cell coloured by its verdict with its
+number), one sentence per game (:func:`game_sentence`), then one table row per game × player
+count (the verdict in words at the strongest measurably stronger rung, the number with its
+interval, the rung and its Elo, the trend along the ladder, what would settle it, the game's full
+report). Then a figure per game (the start-player advantage against the rungs' Elo, one line per
+player count), what more budget would settle, the limits (each game's board or map, rule readings,
+agents), and the budget spent with the provenance.
 """
 
 from __future__ import annotations
@@ -14,19 +16,31 @@ import html
 import math
 import os
 import pathlib
+import re
+import textwrap
 from collections.abc import Mapping
 from string import Template
 from typing import Any
 
 import matplotlib.pyplot as plt
 from matplotlib.figure import Figure
+from matplotlib.patches import Patch, Rectangle
 
 from ..agents import describe
-from ..atlas import AtlasRow, GameAtlas, cell_words, game_atlas, points_words
+from ..atlas import AtlasRow, GameAtlas, SeatShare, cell_words, game_atlas, points_words
+from ..words import pts, signed
 from .doc import Doc
 from .style import OKABE_ITO
 
-__all__ = ["atlas_figure", "write_atlas"]
+__all__ = [
+    "KIND_COLOURS",
+    "atlas_figure",
+    "farthest_seat",
+    "game_sentence",
+    "row_phrase",
+    "verdict_grid",
+    "write_atlas",
+]
 
 TEMPLATE = pathlib.Path(__file__).with_name("templates") / "index.html"
 ROOT = pathlib.Path(__file__).resolve().parents[2]
@@ -61,6 +75,129 @@ def atlas_figure(g: GameAtlas) -> Figure | None:
     ax.legend(fontsize=8, frameon=False, loc="best")
     ax.grid(alpha=0.3)
     return fig
+
+
+#: Cell colour per verdict kind: tints of Okabe–Ito bluish green and vermillion (told apart by
+#: lightness and hue with colour-vision deficiencies; every cell also says its verdict in words).
+KIND_COLOURS = {"fair": "#b3e2d5", "favours": "#f0c7a6", "unsettled": "#e4e4e4"}
+PLAYER_COUNTS = range(2, 7)  # the grid's columns, widened if a game has more players
+
+
+def farthest_seat(r: AtlasRow) -> SeatShare | None:
+    """The seat whose win share lies farthest from its fair share 1/n (the first on a tie)."""
+    if not r.seats:
+        return None
+    return max(r.seats, key=lambda x: abs(x.share - 1 / r.n_players))
+
+
+def _number(r: AtlasRow, words: bool = False) -> str:
+    """The row's number in points: the start player's advantage (2 players) or the farthest seat's
+    distance from its fair share (3+), with its 95% interval; ``words``: with its unit."""
+    unit = " points" if words else ""
+    if r.n_players == 2:
+        return f"{pts(r.advantage)}{unit} [{pts(r.lo)}, {pts(r.hi)}]"
+    x = farthest_seat(r)
+    if x is None:
+        return "no seat shares"
+    f = 1 / r.n_players
+    digits = 1 if x.hi - x.lo < 0.05 else 0  # a narrow interval keeps its tenths
+    lo, hi = (signed(100 * (v - f), digits) if math.isfinite(v) else "n/a" for v in (x.lo, x.hi))
+    if words:
+        return f"seat {x.seat} {pts(x.share - f)} points [{lo}, {hi}] from 1/{r.n_players}"
+    return f"seat {x.seat}: {pts(x.share - f)} [{lo}, {hi}]"
+
+
+def _headline(r: AtlasRow) -> str:
+    """The verdict in a few words: its first clause, without what the number already says."""
+    if r.kind != "favours":
+        return "fair" if r.kind == "fair" else "not settled"
+    first = r.verdict.split(";")[0].replace(" (the start player)", "")
+    return re.sub(r", by more than .*$", "", first)
+
+
+def _label(g: GameAtlas) -> str:
+    rung = g.rows[0].rung if g.rows else "no rows"
+    return f"{g.game.capitalize()}\n{rung}"
+
+
+def _cell(ax: Any, x: int, y: int, r: AtlasRow | None) -> None:
+    if r is None:
+        ax.add_patch(
+            Rectangle((x, y), 1, 1, facecolor="white", edgecolor="#bbbbbb", hatch="///", gid="absent")
+        )
+        return
+    colour = KIND_COLOURS.get(r.kind, KIND_COLOURS["unsettled"])
+    ax.add_patch(
+        Rectangle((x, y), 1, 1, facecolor=colour, edgecolor="white", lw=2, gid=f"{r.game}:{r.n_players}")
+    )
+    head = textwrap.fill(_headline(r), 28)
+    ax.text(
+        x + 0.5, y + 0.5, f"{head}\n{_number(r)}\n{r.deals:,} deals", ha="center", va="center", fontsize=7.5
+    )
+
+
+def verdict_grid(games: list[GameAtlas]) -> Figure | None:
+    """The first figure: games (rows, each labelled with its rung read) × player counts 2–6, each
+    cell coloured by its verdict and giving it in words with its number and deals; hatched where
+    the game has no such player count."""
+    if not games:
+        return None
+    counts = range(
+        PLAYER_COUNTS[0], max(PLAYER_COUNTS[-1], *(r.n_players for g in games for r in g.rows)) + 1
+    )
+    fig, ax = plt.subplots(figsize=(9, 1.2 + 0.66 * len(games)))
+    for y, g in enumerate(games):
+        by_n = {r.n_players: r for r in g.rows}
+        for x, n in enumerate(counts):
+            _cell(ax, x, y, by_n.get(n))
+    ax.set_xlim(0, len(counts))
+    ax.set_ylim(len(games), 0)
+    ax.set_xticks([x + 0.5 for x in range(len(counts))], [f"{n} players" for n in counts])
+    ax.set_yticks([y + 0.5 for y in range(len(games))], [_label(g) for g in games], fontsize=9)
+    ax.xaxis.tick_top()
+    ax.tick_params(length=0)
+    for side in ax.spines.values():
+        side.set_visible(False)
+    t = points_words(games[0].threshold)
+    handles = [
+        Patch(facecolor=KIND_COLOURS["fair"], label=f"fair within ±{t}"),
+        Patch(facecolor=KIND_COLOURS["favours"], label="favours a seat (or a seat below its share)"),
+        Patch(facecolor=KIND_COLOURS["unsettled"], label="not settled"),
+        Patch(facecolor="white", edgecolor="#bbbbbb", hatch="///", label="no such player count"),
+    ]
+    fig.legend(
+        handles=handles, loc="lower center", bbox_to_anchor=(0.57, 0.0), ncol=4, fontsize=8, frameon=False
+    )
+    ax.set_xlabel(
+        "points of win rate, 95% CI — 2 players: the start player's advantage; "
+        "3+: the seat farthest from its fair share",
+        fontsize=8,
+    )
+    fig.subplots_adjust(left=0.15, right=0.99, top=0.9, bottom=0.13)
+    return fig
+
+
+def row_phrase(r: AtlasRow) -> str:
+    """One row in a few words: the verdict (only ``not settled`` when unsettled) with its number."""
+    if r.kind == "unsettled":
+        return f"{r.n_players} players not settled ({_number(r, True)}, {r.deals:,} deals)"
+    return f"{r.n_players} players {r.verdict.replace('; ', ', ')} ({_number(r, True)}, {r.deals:,} deals)"
+
+
+def game_sentence(g: GameAtlas) -> str:
+    """One sentence per game from its rows' typed data: the rung read, then each player count's
+    verdict (2 players and the settled ones in full, the unsettled 3+ counts together)."""
+    if not g.rows:
+        return f"{g.game.capitalize()}: no rows."
+    parts = [row_phrase(r) for r in g.rows if r.n_players == 2 or r.kind != "unsettled"]
+    open_ = [r for r in g.rows if r.n_players > 2 and r.kind == "unsettled"]
+    if open_:
+        ns = [str(r.n_players) for r in open_]
+        counts = ", ".join(ns[:-1]) + (" and " if len(ns) > 1 else "") + ns[-1]
+        deals = sorted({r.deals for r in open_})
+        few = f"{deals[0]:,}" if len(deals) == 1 else f"{deals[0]:,}–{deals[-1]:,}"
+        parts.append(f"{counts} players not settled ({few} deals)")
+    return f"{g.game.capitalize()} ({g.rows[0].rung}): " + "; ".join(parts) + "."
 
 
 def _rel(target: pathlib.Path, out: pathlib.Path) -> str:
@@ -142,23 +279,37 @@ def _table(doc: Doc, games: list[GameAtlas], out: pathlib.Path) -> None:
     doc.md.extend([*md, ""])
 
 
+def _short_elo(r: AtlasRow) -> str:
+    return f"{r.rung} ({r.elo:+.0f} Elo)" if math.isfinite(r.elo) else f"{r.rung} (not rated)"
+
+
+def _rungs_read(games: list[GameAtlas]) -> str:
+    """``alhambra mcts:iters=100 (+252 Elo); ...``: the agent each game's rows are read at."""
+    said = [f"{g.game} {_short_elo(g.rows[0])}" for g in games if g.rows]
+    return "; ".join(said) if said else "none"
+
+
 def _lead(doc: Doc, games: list[GameAtlas]) -> None:
     t = points_words(games[0].threshold if games else 0.01)
     doc.heading("Balance atlas: does the turn order favour a seat?", 1)
     doc.para(
         f"{len(games)} game{'s' if len(games) != 1 else ''}, every player count. Each row: self-play at the "
         "strongest rung of the skill ladder that is measurably stronger than the one below it. Seat 1 "
-        f"starts. Fair: within ±{t} of win rate of the fair share.",
+        f"starts. Fair: within ±{t} of win rate of the fair share. Agents read (rung, Elo over "
+        f"{games[0].rungs[0] if games and games[0].rungs else 'the lowest rung'}): {_rungs_read(games)}.",
         "lead",
     )
-    two = [r for g in games for r in g.rows if r.n_players == 2]
-    groups: dict[str, list[str]] = {}
-    for r in two:
-        groups.setdefault(r.verdict, []).append(r.game)
-    if groups:
-        said = "; ".join(f"{', '.join(names)}: {verdict}" for verdict, names in groups.items())
-        doc.html.append(f'<p class="lead"><b>With 2 players</b> — {html.escape(said)}.</p>')
-        doc.md.append(f"**With 2 players** — {said}.\n")
+    doc.figure(
+        verdict_grid(games),
+        "atlas_verdicts",
+        f"The verdict per game and player count at each game's rung read: green fair within ±{t}, "
+        "orange favours a seat, grey not settled",
+    )
+    sentences = [game_sentence(g) for g in games]
+    if sentences:
+        items = "".join(f"<li>{html.escape(x)}</li>" for x in sentences)
+        doc.html.append(f'<ul class="lead">{items}</ul>')
+        doc.md.extend([*(f"- {x}" for x in sentences), ""])
 
 
 def _how_to_read(doc: Doc, games: list[GameAtlas]) -> None:
