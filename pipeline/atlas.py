@@ -9,8 +9,8 @@ of self-play, its rungs given as data in ``pipeline/studies/atlas-<game>.toml``)
   a short calibration batch through the engine, at game indices the study never plays), recorded
   in ``OUT/costs.json`` and reused while the rules and agent versions are unchanged;
 * :func:`plan_atlas`: every cell's games within a core-hours budget (deterministic for the same
-  costs and budget), leaving a share for the ladder's precision rounds, which the caller's
-  ``ladder_round`` (``analysis.precision``) spends where the start-player verdicts settle most.
+  costs and budget), leaving :data:`REFINE_SHARE` for the precision rounds, which the caller's
+  ``row_round`` (``analysis.atlas_round``) spends on the unsettled rows cheapest to settle.
 
 The sizing rule (units are deals: every deal is played once per seat rotation):
 
@@ -68,8 +68,9 @@ TARGET_DEALS = 400
 MAX_DEALS = 20_000
 #: Head-to-head step deals per 2-player deal.
 STEP_FRACTION = 0.25
-#: Share of the budget kept for the precision rounds (after the first round).
-REFINE_SHARE = 0.15
+#: Share of the budget kept for the precision rounds (after the first round): half, because the
+#: first round cannot know which rows settle cheaply and the rounds can.
+REFINE_SHARE = 0.5
 #: Calibration: play until this many CPU seconds, at most this many games, per cell.
 CALIBRATION_SECONDS = 0.5
 CALIBRATION_GAMES = 400

@@ -630,6 +630,21 @@ def _add_atlas(sub: Any) -> None:
     atlas.add_argument(
         "--report-only", action="store_true", help="write the pages from the runs as they are; play nothing"
     )
+    atlas.add_argument(
+        "--from",
+        dest="from_dir",
+        type=Path,
+        metavar="DATA",
+        help="read the runs from an atlas page's data folder (e.g. reports/atlas/data) instead of OUT; "
+        "plays nothing: re-renders the page (into --report-dir, default DATA/..); with --verify: checks it",
+    )
+    atlas.add_argument(
+        "--verify",
+        type=_positive,
+        metavar="N",
+        help="replay N games of every cell (OUT, or --from DATA) and compare them with the stored rows; "
+        "exit 1 on any difference",
+    )
     atlas.add_argument("--workers", type=_positive, help="parallel tasks (default: all CPUs)")
     atlas.add_argument("--address", help="Ray cluster to join, HOST:PORT (default: $RAY_ADDRESS, else local)")
     atlas.add_argument("--no-progress", action="store_true", help="no progress bar")
@@ -639,7 +654,7 @@ def _add_atlas(sub: Any) -> None:
 
 def cmd_atlas(args: argparse.Namespace) -> int:
     """Plan (from measured cost), run every game, then write each game's report and the atlas page."""
-    from analysis import precision as measured
+    from analysis.atlas_round import row_round
 
     from . import study as study_mod
     from .atlas import COSTS, AtlasError, atlas_studies, calibrate, format_plan, plan_atlas, read_costs
@@ -647,8 +662,10 @@ def cmd_atlas(args: argparse.Namespace) -> int:
 
     try:
         studies = atlas_studies(args.games)
-        if args.report_only:
-            return _atlas_pages(studies, args, read_costs(args.out / COSTS))
+        if args.verify is not None:
+            return _atlas_verify(studies, args.from_dir or args.out, args.verify)
+        if args.report_only or args.from_dir is not None:
+            return _atlas_pages(studies, args, read_costs((args.from_dir or args.out) / COSTS))
         costs = calibrate(studies, args.out, quiet=args.quiet or args.plan)
         plan = plan_atlas(studies, costs, args.core_hours * 3600)
     except (AtlasError, study_mod.StudyError) as exc:
@@ -663,7 +680,7 @@ def cmd_atlas(args: argparse.Namespace) -> int:
         "progress": not (args.no_progress or args.quiet),
         "quiet": args.quiet,
     }
-    how = AtlasRun(options, measured.ladder_round, args.quiet, refine=not args.first_round_only)
+    how = AtlasRun(options, row_round, args.quiet, refine=not args.first_round_only)
     status = _run_atlas(studies, args, plan, costs, how, run_atlas)
     if status != 0 or args.no_report:
         return status
@@ -678,8 +695,9 @@ def _atlas_pages(studies: Any, args: argparse.Namespace, costs: Any) -> int:
     from .atlas import seconds_per_game
     from .atlas_run import read_state
 
-    target = args.report_dir or args.out / "report"
-    dirs = {s.game: args.out / s.game for s in studies}
+    source = args.from_dir or args.out
+    target = args.report_dir or (source.parent if args.from_dir else args.out / "report")
+    dirs = {s.game: source / s.game for s in studies}
     for study in studies:
         if not (dirs[study.game] / "manifest.json").exists():
             return fail(f"{dirs[study.game]}: no manifest.json; run the atlas first (without --report-only)")
@@ -693,8 +711,37 @@ def _atlas_pages(studies: Any, args: argparse.Namespace, costs: Any) -> int:
             cost[s.game] = seconds_per_game(s, costs)
         except study_mod.StudyError:  # never calibrated (--report-only): no core-hours estimates
             cost[s.game] = {}
-    page = write_atlas(dirs, target, read_state(args.out), cost)
+    page = write_atlas(dirs, target, read_state(source), cost)
     print(f"atlas: {page}")
+    return _atlas_data(source, studies, target, args)
+
+
+def _atlas_data(source: Path, studies: Any, target: Path, args: argparse.Namespace) -> int:
+    """The page's data beside it (``pipeline.atlas_data``), unless the page was read from there."""
+    from .atlas_data import DATA_DIR, export
+
+    dest = target / DATA_DIR
+    if dest.resolve() == source.resolve():
+        return 0
+    try:
+        export(source, [s.game for s in studies], dest)
+    except (ValueError, OSError) as exc:
+        note = "; run the atlas to the end for its data" if args.allow_partial else ""
+        return fail_run(f"atlas data: {exc}{note}")
+    print(f"atlas data: {dest}")
+    return 0
+
+
+def _atlas_verify(studies: Any, source: Path, n: int) -> int:
+    """Replays ``n`` games of every cell and compares them with the stored rows."""
+    from .atlas_data import verify
+
+    played, bad = verify(source, [s.game for s in studies], n)
+    for m in bad[:20]:
+        print(f"differs: {m.game} {m.cell} game {m.game_index}: {m.why[:300]}", file=sys.stderr)
+    if bad:
+        return fail_run(f"atlas verify: {len(bad)} of {played} replayed games differ from {source}")
+    print(f"atlas verify: {played} games replayed from {source}, every one as stored")
     return 0
 
 

@@ -261,3 +261,96 @@ def test_the_equal_seats_test_of_a_cell_with_as_few_deals_as_seat_differences_is
     rows = pl.from_arrow(rust_core.simulate("titania", {}, ["greedy"] * 4, 4, 0, 12, pair_seats=True))
     test = equal_seats_test(rows, paired=True)
     assert test.n_units == 3 and test.p_value != test.p_value  # nan: no test, no crash
+
+
+# ---------------------------------------------------------------- the data beside the page
+
+
+@pytest.mark.slow
+def test_the_page_is_re_derived_from_its_data_alone(tiny_atlas, tmp_path):
+    out, _ = tiny_atlas
+    data = out / "page" / "data"
+    assert (data / "atlas.json").exists() and (data / "costs.json").exists()
+    for game in atlas.atlas_games():
+        manifest = json.loads((out / "runs" / game / "manifest.json").read_text())
+        assert json.loads((data / game / "manifest.json").read_text())["study"] == manifest["study"]
+    again = _atlas("--from", str(data), "--report-dir", str(tmp_path / "again"), "--quiet")
+    assert again.returncode == 0, again.stderr
+    # every number of the page, and every game's report, from the data folder alone
+    assert (tmp_path / "again" / "report.md").read_text() == (out / "page" / "report.md").read_text()
+    for game in atlas.atlas_games():
+        mine = (tmp_path / "again" / game / "report.md").read_text()
+        assert mine == (out / "page" / game / "report.md").read_text(), game
+    assert (tmp_path / "again" / "data" / "costs.json").exists()  # a page elsewhere gets its data copied
+
+
+@pytest.mark.slow
+def test_verify_replays_the_stored_games_and_finds_a_changed_outcome(tiny_atlas, tmp_path):
+    import shutil
+
+    import pyarrow.compute as pc
+
+    import rundir
+    from pipeline.atlas_data import verify
+
+    out, _ = tiny_atlas
+    done = _atlas("--verify", "2", "--from", str(out / "page" / "data"), "--quiet")
+    assert done.returncode == 0, done.stderr
+    assert "every one as stored" in done.stdout
+    data = tmp_path / "data"
+    shutil.copytree(out / "page" / "data", data)
+    game = atlas.atlas_games()[0]
+    man = rundir.read_manifest(data / game)
+    cell = man.study.cells[0]
+    part = next((data / game / "data" / f"cell={cell.id}").glob("*.parquet"))
+    table = rundir.batches.read_table(data / game, part.relative_to(data / game).as_posix())
+    win = table.column("win")
+    flipped = pc.if_else(pc.equal(table.column("game_index"), 0), pc.subtract(1.0, win), win)
+    changed = table.set_column(table.schema.get_field_index("win"), "win", flipped)
+    rundir.write_batch(data / game, man.study.hash(), cell.id, 0, cell.games, cell.n_players, changed)
+    played, bad = verify(data, [game], 2)
+    assert played >= 2 and [(m.cell, m.game_index) for m in bad] == [(cell.id, 0)]
+    assert "column win" in bad[0].why
+
+
+# ---------------------------------------------------------------- precision rounds: rows cheapest to settle
+
+
+def _row(game: str, n: int, deals: int, need: int | None, hours: float | None, kind: str = "unsettled"):
+    from analysis.atlas import AtlasRow
+
+    return AtlasRow(
+        game, n, "mcts:iters=100", 100.0, 50.0, 150.0, "", f"p{n}-mcts", deals, 0.0, -0.1, 0.1, (), kind,
+        kind, "", 0.01, need, hours,
+    )  # fmt: skip
+
+
+def test_row_rounds_grow_the_cheapest_rows_first_within_the_budget(monkeypatch):
+    from analysis import atlas_round
+    from analysis.atlas import GameAtlas
+
+    rows = {
+        "a": [_row("a", 2, 100, 400, 0.3), _row("a", 3, 50, None, None, "favours")],
+        "b": [_row("b", 2, 100, 150, 0.05), _row("b", 3, 10, 100_000, 50.0)],
+    }
+
+    def fake(run_dir, cost):
+        return GameAtlas(str(run_dir), "", "", [], {}, rows[str(run_dir)], [], [], 0, 0.01, None)
+
+    monkeypatch.setattr(atlas_round, "game_atlas", fake)
+    cost = {g: {f"p{n}-mcts": 1.0 for n in (2, 3)} for g in rows}
+    dirs = {g: Path(g) for g in rows}
+    r = atlas_round.row_round(dirs, cost, budget_s=2000.0)
+    # b 2p first (cheapest): to 150 × 1.2 = 180 deals; then a 2p: to 400 (4× its deals cap)
+    assert r.games["b"] == {"p2-mcts": 180 * 2} and r.games["a"] == {"p2-mcts": 400 * 2}
+    assert r.cost_s == (180 - 100) * 2 + (400 - 100) * 2 and not r.settled
+    assert "p3-mcts" not in r.games["b"]  # 50 core-hours: more than the whole budget, it waits
+    small = atlas_round.row_round(dirs, cost, budget_s=100.0)
+    assert small.games == {"b": {"p2-mcts": 150 * 2}} and small.cost_s <= 100.0
+    for rs in rows.values():
+        rs[:] = [_row(r.game, r.n_players, r.deals, None, None, "fair") for r in rs]
+    assert atlas_round.row_round(dirs, cost, 1000.0).settled
+    rows["a"][:] = [_row("a", 3, 10, 100_000, 50.0)]
+    rows["b"][:] = [_row("b", 3, 10, 100_000, 60.0)]
+    alone = atlas_round.row_round(dirs, cost, 1000.0)  # none can settle: the cheapest still grows
+    assert alone.games == {"a": {"p3-mcts": 40 * 3}}

@@ -1,0 +1,89 @@
+"""The atlas' precision rounds: the next games go to the rows that settle cheapest.
+
+After the first round, every row of the atlas (a game × player count, read at its chosen rung,
+:func:`analysis.atlas.game_atlas`) is either settled (fair within ±t, or favouring a seat) or says
+how many deals would settle its one question (:func:`analysis.atlas.settle_deals`) and what they
+cost at the cell's measured cost per game. :func:`row_round` grows the unsettled rows cheapest
+first, so a fixed budget settles as many rows as it can: each grown row to its projected deals
+plus :data:`MARGIN`, at most :data:`MAX_GROWTH` times its deals in one round (the projection is
+re-made from the new games in the next round), until the round's core-seconds are spent.
+
+The loop that calls it (``pipeline.atlas_run``) looks at the data after every round and the
+rows' intervals are fixed-sample ones, so a row that settles after several looks carries a
+somewhat larger error rate than its nominal 5% (few looks: a round grows a row up to
+:data:`MAX_GROWTH` times; the atlas records every round in ``atlas.json`` and the page says how
+many there were). Not yet anytime-valid as ``fairest`` and ``--precision`` are (issue 52).
+"""
+
+from __future__ import annotations
+
+import math
+import pathlib
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from .atlas import AtlasRow, game_atlas
+
+__all__ = ["MARGIN", "MAX_GROWTH", "RowRound", "row_round"]
+
+#: Deals beyond the projection a grown row gets (the projection assumes the estimate holds).
+MARGIN = 1.2
+#: Largest factor on a row's deals in one round.
+MAX_GROWTH = 4.0
+#: Fewest deals added to a grown row.
+MIN_ADD = 8
+
+
+@dataclass(frozen=True)
+class RowRound:
+    """The next round: total games per cell id per game (only cells that grow), its estimated
+    core-seconds, whether every row is settled, and one line saying what is open."""
+
+    games: dict[str, dict[str, int]]
+    cost_s: float
+    settled: bool
+    line: str
+
+
+def _target(r: AtlasRow) -> int:
+    assert r.settle_deals is not None
+    want = math.ceil(r.settle_deals * MARGIN)
+    return max(min(want, math.ceil(r.deals * MAX_GROWTH)), r.deals + MIN_ADD)
+
+
+def row_round(
+    dirs: Mapping[str, pathlib.Path], cost: Mapping[str, Mapping[str, float]], budget_s: float
+) -> RowRound:
+    """Where the next ``budget_s`` core-seconds go (module docstring): ``dirs`` game → run
+    directory, ``cost`` game → cell id → measured CPU seconds per game."""
+    rows = [r for g, d in dirs.items() for r in game_atlas(d, cost.get(g, {})).rows]
+    growable = (r for r in rows if r.kind == "unsettled" and r.settle_deals is not None)
+    open_ = sorted(
+        (r for r in growable if r.cell in cost.get(r.game, {})),
+        key=lambda r: (r.settle_core_hours or 0.0, r.game, r.n_players),
+    )
+    settled = sum(r.kind != "unsettled" for r in rows)
+    head = f"atlas rows: {settled} of {len(rows)} settled"
+    if not open_:
+        return RowRound({}, 0.0, True, f"{head}; no open row can be settled by more deals")
+    # rows the budget cannot settle wait while others can (the cheapest one is grown when none can)
+    feasible = [r for r in open_ if (r.settle_core_hours or 0.0) * 3600 <= budget_s] or open_[:1]
+    games: dict[str, dict[str, int]] = {}
+    spent = 0.0
+    for r in feasible:
+        per_deal = r.n_players * cost[r.game][r.cell]
+        deals = _target(r)
+        room = budget_s - spent
+        if (deals - r.deals) * per_deal > room:
+            deals = r.deals + math.floor(room / per_deal) if per_deal > 0 else deals
+            if deals - r.deals < MIN_ADD:
+                break
+        games.setdefault(r.game, {})[r.cell] = deals * r.n_players
+        spent += (deals - r.deals) * per_deal
+    first = open_[0]
+    line = (
+        f"{head}; next round {spent / 3600:.2f} core-hours on {sum(map(len, games.values()))} rows, "
+        f"cheapest first ({first.game} {first.n_players} players: {first.deals:,} → "
+        f"{games.get(first.game, {}).get(first.cell, 0) // first.n_players:,} deals)"
+    )
+    return RowRound(games, spent, False, line)

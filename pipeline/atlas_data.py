@@ -1,0 +1,127 @@
+"""The atlas' data beside its page: a compact copy of every game's run, and a replay check.
+
+``balancelab atlas`` writes the page into ``DIR`` and, beside it, ``DIR/data/``: the atlas
+directory in small form, so that anyone can re-derive every number of the page
+(``balancelab atlas --report-only --from DIR/data``) and check the games were played as recorded
+(``balancelab atlas --verify N --from DIR/data``). :func:`export` makes it:
+
+* ``data/costs.json`` and ``data/atlas.json``: the measured costs and the plan and spending;
+* ``data/<game>/manifest.json``: the run's manifest as written (study, seeds, rules and agent
+  versions, hashes, git commit);
+* ``data/<game>/data/cell=<id>/``: one batch file per cell holding every game of the cell (every
+  column the engine recorded: deal, seat order, agent, score, tie-break, win share, luck, ...),
+  written and recorded as the run's own batches are (its SHA-256 in ``batches.jsonl``), so the
+  copy is an ordinary, verified run directory.
+
+:func:`verify` replays ``n`` games of every cell (indices drawn from a fixed seed, the first and
+last always among them) with the engine and compares every column with the stored rows.
+"""
+
+from __future__ import annotations
+
+import random
+import shutil
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.compute as pc
+
+import rundir
+from rundir import batches
+
+from .distribute import batch_spec, read_files
+
+__all__ = ["DATA_DIR", "Mismatch", "export", "verify"]
+
+#: The folder beside the page.
+DATA_DIR = "data"
+#: The atlas directory's files copied as they are.
+STATE_FILES = ("costs.json", "atlas.json")
+#: Seed of the replayed game indices.
+VERIFY_SEED = 53
+
+
+def _cell_table(run: Path, cell_id: str, study_hash: str) -> pa.Table:
+    """Every verified row of one cell, in (game index, player) order."""
+    check = rundir.check_run(run, study_hash, [cell_id])
+    parts = [batches.read_table(run, rec.path) for rec in check.good if rec.cell == cell_id]
+    table = pa.concat_tables(parts, promote_options="default") if parts else None
+    if table is None:
+        raise ValueError(f"{run}: cell {cell_id} has no games")
+    return table.sort_by([(rundir.columns.GAME_INDEX, "ascending"), (rundir.columns.PLAYER, "ascending")])
+
+
+def export(out: Path, games: Iterable[str], dest: Path) -> Path:
+    """Writes ``dest`` (replaced whole) from the atlas directory ``out`` (module docstring); every
+    cell must be complete (ValueError naming it otherwise). Returns ``dest``."""
+    tmp = dest.with_name(dest.name + ".tmp")
+    shutil.rmtree(tmp, ignore_errors=True)
+    tmp.mkdir(parents=True)
+    for name in STATE_FILES:
+        if (out / name).exists():
+            shutil.copyfile(out / name, tmp / name)
+    for game in games:
+        run = out / game
+        verified = rundir.verify_run(run)
+        verified.require_complete(False)
+        study = verified.manifest.study
+        (tmp / game).mkdir()
+        shutil.copyfile(run / rundir.MANIFEST, tmp / game / rundir.MANIFEST)
+        for cell in study.cells:
+            table = _cell_table(run, cell.id, study.hash())
+            rundir.write_batch(tmp / game, study.hash(), cell.id, 0, cell.games, cell.n_players, table)
+    shutil.rmtree(dest, ignore_errors=True)
+    tmp.replace(dest)
+    return dest
+
+
+@dataclass(frozen=True)
+class Mismatch:
+    """A replayed game whose rows differ from the stored ones."""
+
+    game: str
+    cell: str
+    game_index: int
+    why: str
+
+
+def _indices(games: int, n: int, rng: random.Random) -> list[int]:
+    if games <= n:
+        return list(range(games))
+    inner = rng.sample(range(1, games - 1), max(n - 2, 0)) if n > 2 else []
+    return sorted({0, games - 1, *inner})[:n] if n >= 2 else [rng.randrange(games)]
+
+
+def _compare(stored: pa.Table, replayed: pa.Table) -> str | None:
+    if stored.num_rows != replayed.num_rows:
+        return f"{stored.num_rows} stored rows, the replay has {replayed.num_rows}"
+    for name in replayed.column_names:
+        if name in stored.column_names and stored[name].to_pylist() != replayed[name].to_pylist():
+            return f"column {name}: stored {stored[name].to_pylist()}, replayed {replayed[name].to_pylist()}"
+    return None
+
+
+def verify(data: Path, games: Iterable[str], n: int) -> tuple[int, list[Mismatch]]:
+    """Replays ``n`` games of every cell of every game's run under ``data`` and compares every
+    column the engine writes with the stored rows: (games replayed, mismatches)."""
+    rng = random.Random(VERIFY_SEED)
+    played, bad = 0, []
+    for game in games:
+        run = data / game
+        verified = rundir.verify_run(run)
+        study = verified.manifest.study
+        text = {p: b.decode("utf-8") for p, b in read_files(study).items()}
+        for cell in study.cells:
+            table = _cell_table(run, cell.id, study.hash())
+            spec = batch_spec(study, cell)
+            spec = replace(spec, files=text) if text else spec
+            for i in _indices(cell.games, n, rng):
+                replayed = spec.simulate(i, 1)
+                stored = table.filter(pc.equal(table[rundir.columns.GAME_INDEX], i))
+                why = _compare(stored, replayed)
+                played += 1
+                if why is not None:
+                    bad.append(Mismatch(game, cell.id, i, why))
+    return played, bad
