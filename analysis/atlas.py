@@ -5,7 +5,10 @@ For every game's atlas run (a skill-ladder study over every player count) and ev
 * the **rung** read: the strongest rung whose Elo step from the rung below has a 95% interval above
   0 (measurably stronger; :func:`chosen_rung`), else the lowest rung;
 * at that rung, the start player's advantage (2 players) or every seat's win share (3+ players,
-  intervals simultaneous over the seats: Bonferroni) and the **verdict** in words
+  intervals simultaneous over the seats: Bonferroni), each interval **anytime-valid** (a
+  confidence sequence, :mod:`analysis.stats.sequential`: the atlas' precision rounds look at the
+  rows after every round and grow the unsettled ones, so a fixed-sample interval would overstate
+  its confidence), and the **verdict** in words
   (:func:`two_player_verdict`, :func:`seat_verdict`): *fair within ±t* only when every interval
   lies inside the threshold band, *favours seat k* only when seat k's interval lies above its fair
   share (for 2 players: the advantage's interval excludes 0), else *not settled*; nothing is said
@@ -14,7 +17,8 @@ For every game's atlas run (a skill-ladder study over every player count) and ev
 * the **trend** along the ladder (:mod:`analysis.skill`'s verdict: converged, still moving, not
   settled);
 * what would settle an unsettled verdict: the deals the rung needs (the half-width shrinking as
-  1/√deals until the interval excludes the fair value or fits the band, the room of
+  1/√deals, a little optimistic for a confidence sequence, whose width shrinks as √(log n / n),
+  until the interval excludes the fair value or fits the band, the room of
   :func:`analysis.precision.settle_room`) at the cell's measured cost, and for the trend the deals
   per rung at which :func:`analysis.precision.uncertainty` reaches 1.
 """
@@ -30,8 +34,9 @@ from .games import section
 from .model import StudyAnalysis
 from .precision import uncertainty
 from .skill import LadderMetric
+from .stats.intervals import Estimate
 from .stats.practical import MIN_VERDICT_DEALS
-from .stats.seats import seat_win_rates
+from .stats.seats import seat_win_sequences, start_advantage_sequence
 from .strength import Z95
 from .study import analyse
 from .words import pct, pts
@@ -219,13 +224,17 @@ def _trend_units(m: LadderMetric) -> float | None:
 
 
 def _seats(s: StudyAnalysis, cell: str, n: int) -> tuple[SeatShare, ...]:
+    """Every seat's win share with its anytime-valid interval, simultaneous over the seats."""
     rows = s.rows.get(cell)
     if rows is None or not rows.height:
         return ()
-    t = seat_win_rates(rows, paired=s.paired, alpha=0.05 / n)
-    return tuple(
-        SeatShare(int(r["seat"]) + 1, r["win_rate"], r["lo"], r["hi"]) for r in t.iter_rows(named=True)
-    )
+    seq = seat_win_sequences(rows, paired=s.paired, alpha=0.05 / n)
+    return tuple(SeatShare(i + 1, e.estimate, e.lo, e.hi) for i, e in enumerate(seq))
+
+
+def _advantage(s: StudyAnalysis, cell: str) -> Estimate:
+    """The start player's advantage with its anytime-valid interval."""
+    return start_advantage_sequence(s.rows[cell], paired=s.paired)
 
 
 def _row(s: StudyAnalysis, n: int, k: int, note: str, cost: Mapping[str, float]) -> AtlasRow | None:
@@ -241,9 +250,10 @@ def _row(s: StudyAnalysis, n: int, k: int, note: str, cost: Mapping[str, float])
         elo = (hit["elo"], hit["elo_lo"], hit["elo_hi"])
     t = s.threshold
     seats = _seats(s, cell.id, n) if n > 2 else ()
+    adv = _advantage(s, cell.id)
     if n == 2:
-        kind, words = two_player_verdict(r["advantage"], r["lo"], r["hi"], t)
-        intervals = [(r["advantage"], r["lo"], r["hi"])]
+        kind, words = two_player_verdict(adv.estimate, adv.lo, adv.hi, t)
+        intervals = [(adv.estimate, adv.lo, adv.hi)]
     else:
         kind, words = seat_verdict(seats, t)
         intervals = [(x.share - 1 / n, x.lo - 1 / n, x.hi - 1 / n) for x in seats]
@@ -266,9 +276,9 @@ def _row(s: StudyAnalysis, n: int, k: int, note: str, cost: Mapping[str, float])
         note,
         cell.id,
         units,
-        r["advantage"],
-        r["lo"],
-        r["hi"],
+        adv.estimate,
+        adv.lo,
+        adv.hi,
         seats,
         kind,
         words,

@@ -8,11 +8,9 @@ first, so a fixed budget settles as many rows as it can: each grown row to its p
 plus :data:`MARGIN`, at most :data:`MAX_GROWTH` times its deals in one round (the projection is
 re-made from the new games in the next round), until the round's core-seconds are spent.
 
-The loop that calls it (``pipeline.atlas_run``) looks at the data after every round and the
-rows' intervals are fixed-sample ones, so a row that settles after several looks carries a
-somewhat larger error rate than its nominal 5% (few looks: a round grows a row up to
-:data:`MAX_GROWTH` times; the atlas records every round in ``atlas.json`` and the page says how
-many there were). Not yet anytime-valid as ``fairest`` and ``--precision`` are (issue 52).
+The loop that calls it (``pipeline.atlas_run``) looks at the data after every round, so the
+rows' intervals are anytime-valid (confidence sequences, :mod:`analysis.stats.sequential`): a row
+that settles after several looks keeps its 95%.
 """
 
 from __future__ import annotations

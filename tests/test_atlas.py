@@ -354,3 +354,16 @@ def test_row_rounds_grow_the_cheapest_rows_first_within_the_budget(monkeypatch):
     rows["b"][:] = [_row("b", 3, 10, 100_000, 60.0)]
     alone = atlas_round.row_round(dirs, cost, 1000.0)  # none can settle: the cheapest still grows
     assert alone.games == {"a": {"p3-mcts": 40 * 3}}
+
+
+def test_atlas_rows_read_anytime_valid_intervals_wider_than_fixed_sample_ones():
+    import polars as pl
+
+    from analysis.stats.seats import seat_win_rates, seat_win_sequences
+
+    rows = pl.from_arrow(rust_core.simulate("titania", {}, ["greedy"] * 3, 5, 0, 600, pair_seats=True))
+    fixed = seat_win_rates(rows, paired=True, alpha=0.05 / 3)
+    seq = seat_win_sequences(rows, paired=True, alpha=0.05 / 3)
+    for e, f in zip(seq, fixed.iter_rows(named=True), strict=True):
+        assert e.n_units == 200 and e.estimate == pytest.approx(f["win_rate"])
+        assert e.lo < f["lo"] and f["hi"] < e.hi  # the price of looking after every round

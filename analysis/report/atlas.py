@@ -169,7 +169,7 @@ def verdict_grid(games: list[GameAtlas]) -> Figure | None:
         handles=handles, loc="lower center", bbox_to_anchor=(0.57, 0.0), ncol=4, fontsize=8, frameon=False
     )
     ax.set_xlabel(
-        "points of win rate, 95% CI — 2 players: the start player's advantage; "
+        "points of win rate, 95% anytime-valid interval — 2 players: the start player's advantage; "
         "3+: the seat farthest from its fair share",
         fontsize=8,
     )
@@ -251,7 +251,7 @@ HEADER = [
     "game",
     "players",
     "verdict at that rung",
-    "2 players: start player's advantage; 3+: each seat's win share (95% CI)",
+    "2 players: start player's advantage; 3+: each seat's win share (95% anytime-valid interval)",
     "rung read (Elo)",
     "deals",
     "trend with skill",
@@ -320,7 +320,10 @@ def _how_to_read(doc: Doc, games: list[GameAtlas]) -> None:
         f"every player count). 'Fair' means every interval lies within ±{t} of the fair share; 'favours "
         "seat k' means seat k's interval lies above its fair share (2 players: the start player's advantage "
         "excludes 0); anything else is 'not settled'. 3+ players: each seat's win share, with intervals "
-        "simultaneous over the seats (Bonferroni). Deals: each deal is played once per seat rotation. Trend "
+        "simultaneous over the seats (Bonferroni). Every interval of a row is anytime-valid (a confidence "
+        "sequence): the precision rounds looked at the rows after every round and grew the unsettled ones, "
+        "and these intervals keep their 95% however often one looks (about 1.5 times as wide as a "
+        "fixed-sample interval). Deals: each deal is played once per seat rotation. Trend "
         "with skill: whether the start player's advantage has converged along the ladder, is still moving "
         "(per 100 Elo) or is not settled. To settle: deals in all at which the row's one question (is the "
         "turn order fair?) would settle if the estimates hold (one seat's interval excluding its fair share, "
@@ -414,6 +417,18 @@ def _held(games: list[GameAtlas], cost: Mapping[str, Mapping[str, float]]) -> fl
     return sum(n * cost.get(g.game, {}).get(cell, 0.0) for g in games for cell, n in g.cell_games.items())
 
 
+def _rounds_words(state: Mapping[str, Any]) -> str:
+    """What the precision rounds did (``atlas.json``'s ``rounds``)."""
+    rounds = [r for r in state.get("rounds", []) if r.get("games")]
+    if not rounds:
+        return "no precision round was played."
+    grown = sorted({f"{g} {cell}" for r in rounds for g, cells in r["games"].items() for cell in cells})
+    return (
+        f"then {len(rounds)} precision round{'s' if len(rounds) != 1 else ''} grew the unsettled rows "
+        f"cheapest to settle first (analysis.atlas_round; cells grown: {', '.join(grown)})."
+    )
+
+
 def _provenance(
     doc: Doc, games: list[GameAtlas], state: Mapping[str, Any], cost: Mapping[str, Mapping[str, float]]
 ) -> None:
@@ -428,8 +443,10 @@ def _provenance(
         f"atlas.json measured {cpu / 3600:.2f} core-hours of CPU and {wall / 3600:.2f} of task time (wall "
         "seconds per task summed: more than the CPU on a loaded machine; an interrupted invocation records "
         "nothing). Every cell was sized from its measured cost by the "
-        "planner (balancelab atlas --plan prints it); the precision rounds spent the rest where the ladder "
-        "verdicts settle most (analysis.precision.ladder_round)."
+        f"planner (balancelab atlas --plan prints it); {_rounds_words(state)} The data of every number on "
+        "this page is in data/ beside it: balancelab atlas --report-only --from data re-renders the page "
+        "from it alone, and balancelab atlas --verify N --from data replays N games of every cell and "
+        "checks them against the stored rows."
     )
     rows: list[list[object]] = [
         [g.game, g.study, f"{g.games:,}", g.git_commit or "n/a", f"{g.game}/index.html"] for g in games

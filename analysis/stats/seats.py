@@ -105,6 +105,19 @@ def start_advantage_sequence(
     return confidence_sequence(values, alpha, n_opt).shifted(-1 / n)
 
 
+def seat_win_sequences(
+    rows: pl.DataFrame, *, paired: bool, alpha: float = ALPHA, n_opt: float = 1000.0
+) -> list[Estimate]:
+    """Per seat (seat 0 first): the win share with an anytime-valid interval (a confidence
+    sequence over the units, :mod:`analysis.stats.sequential`), for loops that look and add games."""
+    out = []
+    for s in range(n_players_of(rows)):
+        mine = rows.filter(pl.col("seat") == s)
+        values = unit_means(mine, "win", paired=paired)["value"].to_numpy()
+        out.append(confidence_sequence(values, alpha, n_opt))
+    return out
+
+
 def equal_seats_test(rows: pl.DataFrame, *, paired: bool) -> SeatTest:
     """Tests that every seat has win rate 1/n."""
     n = n_players_of(rows)
