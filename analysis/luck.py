@@ -13,18 +13,22 @@ paired seats):
   corrected estimate needs for the same interval width; below 1 the correction costs deals);
 * **luck's share**: the squared correlation of the outcome with the measured luck, the share of
   the outcome's variance that the chance events explain as ``V`` sees them (a lower bound on
-  how much of the game is luck: a weak ``V`` sees less).
+  how much of the game is luck: a weak ``V`` sees less);
+* beside it, for a skill ladder's rung, **how often it beats the rung below** (its win share in
+  their 2-player head-to-head games, deals as units): the two numbers a designer asks for, how
+  much the game is luck and how much skill decides.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import Any
 
 import numpy as np
 import polars as pl
 
 from .model import StudyAnalysis
-from .stats.intervals import Estimate, mean_ci, unit_col
+from .stats.intervals import Estimate, mean_ci, unit_col, unit_means
 
 __all__ = ["LuckRow", "luck_rows"]
 
@@ -40,6 +44,9 @@ class LuckRow:
     difference: Estimate
     deals_saved: float
     luck_share: float
+    #: The cell's rung against the rung below (2-player head-to-head win share), if a ladder.
+    beats: Estimate | None = None
+    below: str | None = None
 
 
 def _row(cell: str, rows: pl.DataFrame, paired: bool) -> LuckRow | None:
@@ -73,5 +80,19 @@ def luck_rows(s: StudyAnalysis) -> list[LuckRow]:
         if rows is not None and "luck" in rows.columns:
             row = _row(c.id, rows, s.paired)
             if row is not None:
-                out.append(row)
+                out.append(replace(row, **_beats(s, c.agents)))
     return out
+
+
+def _beats(s: StudyAnalysis, agents: tuple[str, ...]) -> dict[str, Any]:
+    """A self-play rung's win share against the rung below in their head-to-head step."""
+    rung = agents[0]
+    if len(set(agents)) != 1 or rung not in s.rungs or s.rungs.index(rung) == 0:
+        return {}
+    below = s.rungs[s.rungs.index(rung) - 1]
+    step = next((c for c in s.info if c.id in s.steps and set(c.agents) == {below, rung}), None)
+    rows = s.rows.get(step.id) if step is not None else None
+    if rows is None or not rows.height:
+        return {}
+    mine = unit_means(rows.filter(pl.col("agent") == rung), "win", paired=s.paired)["value"].to_numpy()
+    return {"beats": mean_ci(mine), "below": below}

@@ -208,6 +208,8 @@ def test_a_tiny_atlas_writes_the_page_with_every_game_and_player_count(tiny_atla
         for n in range(lo, hi + 1):
             assert re.search(rf"^\| {game} \| {n} \| \*\*", md, re.M), (game, n)
         assert (out / "page" / game / "index.html").exists()
+        sub = (out / "page" / game / "report.md").read_text()  # luck beside how often skill wins
+        assert "## Luck against skill" in sub and re.search(r"\| \d+% \[\d+, \d+\] against random \|", sub)
         assert (out / "page" / "figures" / f"atlas_{game}.png").exists()
     row_re = re.compile(r"^\| \w+ \| \d \| \*\*(.*?)\*\* \|.*?\| ([\d,]+) \| [^|]* \| [^|]* \| \[", re.M)
     for row in row_re.findall(md):

@@ -408,3 +408,11 @@ def test_the_advantage_parts_caption_averages_only_the_cells_shown_and_says_so(r
     assert "(each cell counts once, across 2 player counts)" in caption
     seats = next(line for line in md.splitlines() if line.startswith("*With 2 players seat"))
     assert "the plain mean over its 2 cells" in seats
+
+
+def test_seats_tied_as_printed_are_named_together_whatever_the_float_sum_order():
+    from analysis.report.figures import _most_often
+
+    third = 1 / 3
+    assert _most_often([0, 1, 2], [0.30, third, third - 1e-17]) == [(1, third), (2, third - 1e-17)]
+    assert _most_often([0, 1, 2], [0.40, third, 0.27]) == [(0, 0.40)]

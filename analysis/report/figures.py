@@ -115,6 +115,17 @@ def _over(cells: list[Any]) -> str:
     return f" (each cell counts once, across {' and '.join(mixed)})" if mixed else ""
 
 
+def _most_often(seats: list[int], rates: list[float]) -> list[tuple[int, float]]:
+    """The seats with the highest mean win rate as printed (to 0.1%): ties are named together,
+    never broken by the order of a floating-point sum."""
+    best = max(round(r, 3) for r in rates)
+    return [(k, r) for k, r in zip(seats, rates, strict=True) if round(r, 3) == best]
+
+
+def _and(items: list[int]) -> str:
+    return ", ".join(map(str, items[:-1])) + " and " + str(items[-1])
+
+
 def seat_plots(s: StudyAnalysis) -> list[DotPlot]:
     """Win rate by seat, one plot per player count, around the fair share."""
     out = []
@@ -129,10 +140,12 @@ def seat_plots(s: StudyAnalysis) -> list[DotPlot]:
             for c in cells
             for r in t.filter((pl.col("cell") == c.id) & (pl.col("seat") == k)).iter_rows(named=True)
         )
-        best = t.group_by("seat").agg(pl.col("win_rate").mean()).sort("win_rate", descending=True).row(0)
+        means = t.group_by("seat").agg(pl.col("win_rate").mean()).sort("seat")
+        top = _most_often(means["seat"].to_list(), means["win_rate"].to_list())
+        who = f"seat {top[0][0] + 1} wins" if len(top) == 1 else f"seats {_and([k + 1 for k, _ in top])} win"
+        each = "" if len(top) == 1 else " each"
         takeaway = (
-            f"With {n} players seat {best[0] + 1} wins most often ({pct(best[1])}, {over}); "
-            f"fair is {pct(1 / n)}."
+            f"With {n} players {who} most often ({pct(top[0][1])}{each}, {over}); fair is {pct(1 / n)}."
         )
         name = "seat_win_rates" if len(counts) == 1 else f"seat_win_rates_p{n}"
         out.append(

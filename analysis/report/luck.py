@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..luck import luck_rows
+from ..luck import LuckRow, luck_rows
 from ..model import StudyAnalysis
 from ..stats.intervals import Estimate
 from ..words import interval
@@ -26,13 +26,29 @@ def luck_section(doc: Doc, s: StudyAnalysis) -> None:
         f"it needs fewer {unit} for the same interval. The verdicts above use the raw outcomes. Luck's "
         "share is the part of a game's outcome the measured luck explains (squared correlation): a lower "
         "bound on how much of the game is chance, since the evaluation sees only part of it."
+        + (
+            " Beside it, for each rung of the skill ladder, how often it beats the rung below in their "
+            "2-player games (win share, 95% CI): how much skill decides."
+            if any(r.beats is not None for r in rows)
+            else ""
+        )
     )
+    beats = any(r.beats is not None for r in rows)
     doc.table(
         ["cell", unit, "advantage raw, points [95% CI]", "corrected, points [95% CI]",
-         "raw − corrected [95% CI]", f"{unit} saved (×)", "luck's share of the outcome"],
+         "raw − corrected [95% CI]", f"{unit} saved (×)", "luck's share of the outcome",
+         *(["beats the rung below [95% CI]"] if beats else [])],
         [[s.short(r.cell), f"{r.units:,}", *(_points(e) for e in (r.raw, r.corrected, r.difference)),
-          f"{r.deals_saved:.2f}", f"{100 * r.luck_share:.0f}%"] for r in rows],
+          f"{r.deals_saved:.2f}", f"{100 * r.luck_share:.0f}%", *([_beats(r)] if beats else [])]
+         for r in rows],
     )  # fmt: skip
+
+
+def _beats(r: LuckRow) -> str:
+    if r.beats is None or r.below is None:
+        return "n/a"
+    e = r.beats
+    return f"{100 * e.estimate:.0f}% [{100 * e.lo:.0f}, {100 * e.hi:.0f}] against {r.below}"
 
 
 def _points(e: Estimate) -> str:
