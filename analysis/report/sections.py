@@ -133,9 +133,9 @@ def comparisons(doc: Doc, s: StudyAnalysis) -> None:
             if family < c.height
             else ""
         )
-        + ". Win rates and tie shares in points, margins in game "
-        "points, length in turns. 'Reading' compares the interval with the metric's threshold (see "
-        "Methods)."
+        + ". Win rates and tie shares in points, "
+        + ("margins in game points, " if section(s.game).score_in_points else "")
+        + "length in turns. 'Reading' compares the interval with the metric's threshold (see Methods)."
     )
     doc.dotplot(figures.differences_plot(s))
     rows = []
@@ -177,12 +177,21 @@ def seats(doc: Doc, s: StudyAnalysis) -> None:
 
 
 def outcomes(doc: Doc, s: StudyAnalysis) -> None:
-    """Margins, length, ties and scores by seat."""
-    doc.heading("Scores, margins, length and ties")
+    """Margins, length, ties and scores by seat; a game whose score is not in points (a ranking key)
+    shows no margin and no mean score, and says why instead."""
+    game = section(s.game)
+    points = game.score_in_points
+    doc.heading("Scores, margins, length and ties" if points else "Length and ties")
+    if not points:
+        doc.para(
+            f"No winning margin or mean score is shown: {game.score_note or 'the score is not in points'}, "
+            "so its differences and means are not amounts a designer could read or hand out."
+        )
+    margin = ["winning margin, points [95% CI]"] if points else []
     doc.table(
         [
             "cell",
-            "winning margin, points [95% CI]",
+            *margin,
             "turns [95% CI]",
             "median turns",
             "tied games, % [95% CI]",
@@ -191,7 +200,7 @@ def outcomes(doc: Doc, s: StudyAnalysis) -> None:
         [
             [
                 s.short(r["cell"]),
-                Interval(r["margin"], r["margin_lo"], r["margin_hi"], 2),
+                *([Interval(r["margin"], r["margin_lo"], r["margin_hi"], 2)] if points else []),
                 Interval(r["turns"], r["turns_lo"], r["turns_hi"], 1),
                 f"{r['turns_median']:g}",
                 _pct(r, "tie_share", "tie_lo", "tie_hi"),
@@ -200,6 +209,7 @@ def outcomes(doc: Doc, s: StudyAnalysis) -> None:
             for r in s.outcomes.iter_rows(named=True)
         ],
     )
-    doc.dotplot(figures.scores_plot(s))
+    if points:
+        doc.dotplot(figures.scores_plot(s))
     fig, takeaway = figures.length_figure(s, doc.colours)
     doc.figure(fig, "game_length", takeaway)

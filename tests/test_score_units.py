@@ -1,0 +1,33 @@
+"""A game whose score is not in points (Taluva's ranking key) shows no winning margin and no mean
+score; a game scored in points (Alhambra) keeps both (issue 51, item 1)."""
+
+from __future__ import annotations
+
+import pathlib
+
+import pytest
+from helpers_runs import write_run
+
+from analysis.games import section
+from analysis.report import sections
+from analysis.report.doc import Doc
+from analysis.study import analyse
+
+
+def _outcomes_md(tmp_path: pathlib.Path, game: str) -> str:
+    cells = [{"id": "p2", "label": "2 players", "agents": ["random"] * 2, "games": 12}]
+    run = write_run(tmp_path / game, name=f"{game}-mini", game=game, pair_seats=True, cells=cells)
+    s = analyse(run)
+    doc = Doc(tmp_path / f"{game}-out", {c.id: "#000000" for c in s.info}, {c.id: c.name for c in s.info})
+    sections.outcomes(doc, s)
+    return "\n".join(doc.md)
+
+
+@pytest.mark.parametrize(("game", "points"), [("taluva", False), ("alhambra", True)])
+def test_margin_column_only_where_the_score_is_in_points(tmp_path, game, points):
+    assert section(game).score_in_points is points
+    md = _outcomes_md(tmp_path, game)
+    header = next(x for x in md.splitlines() if x.startswith("| cell |"))
+    assert ("winning margin" in header) is points
+    assert ("figures/scores_by_seat.png" in md) is points
+    assert ("ranking key" in md) is not points
