@@ -8,10 +8,12 @@ directory in small form, so that anyone can re-derive every number of the page
 * ``data/costs.json`` and ``data/atlas.json``: the measured costs and the plan and spending;
 * ``data/<game>/manifest.json``: the run's manifest as written (study, seeds, rules and agent
   versions, hashes, git commit);
-* ``data/<game>/data/cell=<id>/``: one batch file per cell holding every game of the cell (every
-  column the engine recorded: deal, seat order, agent, score, tie-break, win share, luck, ...),
-  written and recorded as the run's own batches are (its SHA-256 in ``batches.jsonl``), so the
-  copy is an ordinary, verified run directory.
+* ``data/<game>/data/cell=<id>/``: one batch file per cell holding every game of the cell in the
+  columns the atlas page reads (:data:`COLUMNS`: game, deal, player, seat order, agent, score,
+  tie-break, rank, win share, turns, cap; not the game's own columns nor the luck, which only the
+  games' full reports read: they are rendered from the run directories), written and recorded as
+  the run's own batches are (its SHA-256 in ``batches.jsonl``), so the copy is an ordinary,
+  verified run directory. About a megabyte for the five games.
 
 :func:`verify` replays ``n`` games of every cell (indices drawn from a fixed seed, the first and
 last always among them) with the engine and compares every column with the stored rows.
@@ -39,6 +41,11 @@ __all__ = ["DATA_DIR", "Mismatch", "export", "verify"]
 DATA_DIR = "data"
 #: The atlas directory's files copied as they are.
 STATE_FILES = ("costs.json", "atlas.json")
+#: The columns kept: what the atlas page is computed from.
+COLUMNS = (
+    "game", "rules_version", "game_index", "deal_index", "player", "seat", "agent", "score", "tiebreak",
+    "rank", "win", "turns", "capped", "n_players",
+)  # fmt: skip
 #: Seed of the replayed game indices.
 VERIFY_SEED = 53
 
@@ -47,9 +54,9 @@ def _cell_table(run: Path, cell_id: str, study_hash: str) -> pa.Table:
     """Every verified row of one cell, in (game index, player) order."""
     check = rundir.check_run(run, study_hash, [cell_id])
     parts = [batches.read_table(run, rec.path) for rec in check.good if rec.cell == cell_id]
-    table = pa.concat_tables(parts, promote_options="default") if parts else None
-    if table is None:
+    if not parts:
         raise ValueError(f"{run}: cell {cell_id} has no games")
+    table = pa.concat_tables(parts, promote_options="default")
     return table.sort_by([(rundir.columns.GAME_INDEX, "ascending"), (rundir.columns.PLAYER, "ascending")])
 
 
@@ -70,8 +77,10 @@ def export(out: Path, games: Iterable[str], dest: Path) -> Path:
         (tmp / game).mkdir()
         shutil.copyfile(run / rundir.MANIFEST, tmp / game / rundir.MANIFEST)
         for cell in study.cells:
-            table = _cell_table(run, cell.id, study.hash())
-            rundir.write_batch(tmp / game, study.hash(), cell.id, 0, cell.games, cell.n_players, table)
+            table = _cell_table(run, cell.id, study.hash()).select(list(COLUMNS))
+            rundir.write_batch(
+                tmp / game, study.hash(), cell.id, 0, cell.games, cell.n_players, table, compact=True
+            )
     shutil.rmtree(dest, ignore_errors=True)
     tmp.replace(dest)
     return dest
@@ -105,7 +114,7 @@ def _compare(stored: pa.Table, replayed: pa.Table) -> str | None:
 
 def verify(data: Path, games: Iterable[str], n: int) -> tuple[int, list[Mismatch]]:
     """Replays ``n`` games of every cell of every game's run under ``data`` and compares every
-    column the engine writes with the stored rows: (games replayed, mismatches)."""
+    stored column with the engine's: (games replayed, mismatches)."""
     rng = random.Random(VERIFY_SEED)
     played, bad = 0, []
     for game in games:

@@ -32,6 +32,7 @@ import os
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pyarrow as pa
@@ -103,12 +104,20 @@ def check_keys(table: pa.Table, start: int, end: int, n_players: int) -> str | N
     return None
 
 
-def encode(table: pa.Table, identity: dict[str, object]) -> bytes:
-    """The Parquet bytes of a batch (zstd), its identity in the schema metadata."""
+def encode(table: pa.Table, identity: dict[str, object], *, compact: bool = False) -> bytes:
+    """The Parquet bytes of a batch (zstd), its identity in the schema metadata; ``compact``: for
+    files kept in the repository (zstd level 19, integers delta-encoded, strings dictionary-encoded:
+    about 40% smaller, slower to write)."""
     meta = dict(table.schema.metadata or {})
     meta[META_KEY] = json.dumps(identity, sort_keys=True).encode()
     buf = io.BytesIO()
-    pq.write_table(table.replace_schema_metadata(meta), buf, compression="zstd")
+    options: dict[str, Any] = {}
+    if compact:
+        ints = [f.name for f in table.schema if pa.types.is_integer(f.type)]
+        strings = [f.name for f in table.schema if pa.types.is_string(f.type)]
+        encodings = {name: "DELTA_BINARY_PACKED" for name in ints}
+        options = {"compression_level": 19, "use_dictionary": strings, "column_encoding": encodings}
+    pq.write_table(table.replace_schema_metadata(meta), buf, compression="zstd", **options)
     return buf.getvalue()
 
 
@@ -121,6 +130,8 @@ def write_batch(
     n_players: int,
     table: pa.Table,
     kind: str = DATA,
+    *,
+    compact: bool = False,
 ) -> BatchRecord:
     """Checks the keys of ``table``, writes it as the batch file of games ``start .. end`` of
     ``cell_id`` and records it: temporary file + fsync, record appended + fsync, rename, fsync
@@ -130,7 +141,7 @@ def write_batch(
         raise ValueError(f"batch {cell_id} {start}..{end}: {problem}")
     final = part_path(out, cell_id, start, end, kind)
     identity = {"study": study_hash, "cell": cell_id, "start": start, "end": end, "rows": table.num_rows}
-    data = encode(table, identity)
+    data = encode(table, identity, compact=compact)
     record = BatchRecord(
         relative(out, final), study_hash, cell_id, start, end, table.num_rows, len(data),
         hashlib.sha256(data).hexdigest(),
