@@ -14,6 +14,7 @@ import polars as pl
 
 __all__ = [
     "Block",
+    "Code",
     "Dot",
     "DotPlot",
     "Finding",
@@ -40,7 +41,15 @@ class Interval:
     kind: Literal["number", "percent", "points"] = "number"
 
 
-TableCell = str | int | float | Interval
+@dataclass(frozen=True)
+class Code:
+    """An exact setting for a table cell, shown as code (``handicap = [0, -4]``): words elsewhere,
+    the spelling a study file takes only where a designer needs to copy it."""
+
+    text: str
+
+
+TableCell = str | int | float | Interval | Code
 
 
 @dataclass(frozen=True)

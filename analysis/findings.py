@@ -220,7 +220,8 @@ def _skill(s: StudyAnalysis, cells: list[CellInfo], titled: bool) -> Finding:
             f"The answer changes with skill{evidence}: {side}. A result from one skill level does not "
             f"carry over to players of another. The strongest line-up here, {cells[-1].lineup}, is only "
             "the closest model tested, not the game at expert level: whether stronger play moves the answer "
-            "again needs a skill ladder (grid.ladder), which says per number whether it has converged."
+            "again needs a skill ladder (a study that plays ever stronger agents against each other), which "
+            "says per number whether it has converged."
         )
     elif len(settled) == 1 and "unsettled" not in dirs:
         sentence = f"The answer is the same at every skill level tested: {side}."

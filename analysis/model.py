@@ -9,15 +9,19 @@ levels (line-ups); cells sharing player count and line-up are the variants of th
 
 from __future__ import annotations
 
+import json
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
 import polars as pl
 
+from rundir.labels import option_label
+
 from .agents import ladder_key, lineup_name
 from .stats.practical import DEFAULT_THRESHOLD
 
-__all__ = ["CellInfo", "StudyAnalysis", "cell_infos", "ladder_checks", "ladder_steps"]
+__all__ = ["CellInfo", "StudyAnalysis", "cell_infos", "cell_label", "ladder_checks", "ladder_steps"]
 
 
 @dataclass(frozen=True)
@@ -50,9 +54,20 @@ class CellInfo:
         return tuple(sorted((ladder_key(a) for a in self.agents), reverse=True))
 
 
+def cell_label(cell: dict[str, Any]) -> str:
+    """The cell's label with each option value in words (``dirk_tiles=(4, 4, third)``), also for
+    runs whose manifests spelled it as code (``dirk_tiles=[4, 4, 'third']``)."""
+    label = str(cell.get("label", cell["id"]))
+    for key, value in dict(cell.get("variant") or {}).items():
+        words = option_label(key, value)
+        for old in {f"{key}={value}", f"{key}={json.dumps(value)}"} - {words}:
+            label = re.sub(rf"(?<![\w.]){re.escape(old)}(?=,|$| )", words.replace("\\", r"\\"), label)
+    return label
+
+
 def _parts(cell: dict[str, Any]) -> tuple[str, str, str]:
     """Players, variant and line-up parts of a cell's label (as the pipeline builds it)."""
-    label = str(cell.get("label", cell["id"]))
+    label = cell_label(cell)
     agents = list(cell.get("agents", []))
     n = int(cell.get("n_players", len(agents)))
     lineup = lineup_name(agents) if agents else ""
@@ -72,7 +87,7 @@ def cell_infos(cells: list[dict[str, Any]]) -> list[CellInfo]:
     out = []
     for i, (cell, (players, middle, lineup)) in enumerate(zip(cells, parts, strict=True)):
         shown = [x for x, v in zip((players, middle, lineup), varies, strict=True) if v and x]
-        label = str(cell.get("label", cell["id"]))
+        label = cell_label(cell)
         out.append(
             CellInfo(
                 id=str(cell["id"]),

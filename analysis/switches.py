@@ -24,11 +24,12 @@ modules add nothing.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import polars as pl
 from statsmodels.stats.weightstats import DescrStatsW
+
+from rundir.labels import value_words
 
 from .claims import handicap_words
 from .content import Block, Finding, Interval, Section, Table, Text
@@ -42,10 +43,10 @@ __all__ = ["MOVES", "switch_changes", "switch_findings", "switch_sections"]
 
 def _value_words(option: str, value: Any) -> str:
     """An option's value for a reader: a handicap in words (``the start player +4 points``), else
-    the value as written."""
+    the value in words (``4, 4, third``; ``none``; ``on``/``off``)."""
     if option == "handicap" and isinstance(value, list):
         return handicap_words([int(v) for v in value])
-    return value if isinstance(value, str) else json.dumps(value)
+    return value_words(value)
 
 
 #: The change's practical class read as whether the switch moves the advantage.

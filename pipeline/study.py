@@ -40,6 +40,7 @@ from typing import Any
 
 import rust_core
 from rundir import Cell, Study
+from rundir.labels import option_label
 from rundir.layout import MAX_GAMES
 from rundir.store import describe, read_regular
 
@@ -461,7 +462,7 @@ class _Expansion:
             for (key, _), value, i in zip(self.axes, combo, picks, strict=True):
                 variant[key] = value
                 id_parts.append(f"{slug(key)}_{slug(self.shown[key][i])}")
-                label_parts.append(f"{key}={self.shown[key][i]}")
+                label_parts.append(option_label(key, self.shown[key][i]))
             for lineup, own_games, _, only in lineups:
                 agents = [lineup] * n if isinstance(lineup, str) else lineup
                 if len(agents) != n or (only is not None and pname not in only):

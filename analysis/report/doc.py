@@ -9,7 +9,7 @@ import re
 from matplotlib.figure import Figure
 from PIL import Image
 
-from ..content import Block, DotPlot, Finding, Section, Table, Text
+from ..content import Block, Code, DotPlot, Finding, Section, Table, Text
 from .plots import draw_dotplot, save_figure
 from .text import cell_text
 
@@ -59,14 +59,20 @@ class Doc:
     ) -> None:
         def cell(v: object, tag: str) -> str:
             text = cell_text(v)  # type: ignore[arg-type]
+            if isinstance(v, Code):
+                return f'<{tag} class="text"><code>{html.escape(text)}</code></{tag}>'
             cls = "" if _NUMBER.match(text) else ' class="text"'
             return f"<{tag}{cls}>{html.escape(text)}</{tag}>"
+
+        def md(v: object) -> str:
+            text = cell_text(v)  # type: ignore[arg-type]
+            return f"`{text}`" if isinstance(v, Code) else text
 
         body = "".join("<tr>" + "".join(cell(v, "td") for v in r) + "</tr>" for r in rows)
         self.html.append("<table><tr>" + "".join(cell(h, "th") for h in header) + "</tr>" + body + "</table>")
         self.md.append("| " + " | ".join(header) + " |")
         self.md.append("|" + "---|" * len(header))
-        self.md.extend("| " + " | ".join(cell_text(v) for v in r) + " |" for r in rows)  # type: ignore[arg-type]
+        self.md.extend("| " + " | ".join(md(v) for v in r) + " |" for r in rows)
         self.md.append("")
 
     def figure(self, fig: Figure | None, name: str, takeaway: str) -> None:

@@ -7,6 +7,7 @@ import re
 from typing import Any
 
 from ..agents import describe, ladder_key
+from ..content import Code
 from ..findings import threshold_words
 from ..games import section
 from ..model import StudyAnalysis
@@ -227,7 +228,7 @@ def provenance(doc: Doc, s: StudyAnalysis) -> None:
                 c.id,
                 c.n_players,
                 ", ".join(c.agents),
-                _options(c.variant),
+                Code(_options(c.variant)) if c.variant else _options(c.variant),
                 f"{int(raw.get('games', 0)):,}",
             ]
             for c, raw in zip(s.info, s.cells, strict=True)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..content import Interval, TableCell
+from ..content import Code, Interval, TableCell
 from ..words import MINUS, interval
 
 __all__ = ["cell_text"]
@@ -16,6 +16,8 @@ def cell_text(v: TableCell) -> str:
         if v.kind == "points":
             return interval(v.estimate, v.lo, v.hi, v.digits, scale=100, sign=True)
         return interval(v.estimate, v.lo, v.hi, v.digits).replace("-", MINUS)
+    if isinstance(v, Code):
+        return v.text
     if isinstance(v, float):
         return "n/a" if v != v else f"{v:.3g}".replace("-", MINUS)
     return str(v)
