@@ -30,6 +30,9 @@ MARGIN = 1.2
 MAX_GROWTH = 4.0
 #: Fewest deals added to a grown row.
 MIN_ADD = 8
+#: Deals an unsettled 2-player row is grown to before others that cannot settle (the atlas reads
+#: every 2-player row at strong play on at least this many deals, or settled on fewer).
+TWO_PLAYER_DEALS = 1000
 
 
 @dataclass(frozen=True)
@@ -46,7 +49,14 @@ class RowRound:
 def _target(r: AtlasRow) -> int:
     assert r.settle_deals is not None
     want = math.ceil(r.settle_deals * MARGIN)
+    if _short(r):  # to TWO_PLAYER_DEALS this round, fewer where the projection settles it sooner
+        want = min(want, TWO_PLAYER_DEALS)
     return max(min(want, math.ceil(r.deals * MAX_GROWTH)), r.deals + MIN_ADD)
+
+
+def _short(r: AtlasRow) -> bool:
+    """An unsettled 2-player row below :data:`TWO_PLAYER_DEALS`: grown to it whatever it costs to settle."""
+    return r.n_players == 2 and r.deals < TWO_PLAYER_DEALS
 
 
 def row_round(
@@ -64,8 +74,11 @@ def row_round(
     head = f"atlas rows: {settled} of {len(rows)} settled"
     if not open_:
         return RowRound({}, 0.0, True, f"{head}; no open row can be settled by more deals")
-    # rows the budget cannot settle wait while others can (the cheapest one is grown when none can)
-    feasible = [r for r in open_ if (r.settle_core_hours or 0.0) * 3600 <= budget_s] or open_[:1]
+    # rows the budget cannot settle wait while others can (the cheapest one is grown when none can),
+    # except 2-player rows short of TWO_PLAYER_DEALS, which are grown to it first
+    short = [r for r in open_ if _short(r)]
+    fits = [r for r in open_ if not _short(r) and (r.settle_core_hours or 0.0) * 3600 <= budget_s]
+    feasible = short + fits or open_[:1]
     games: dict[str, dict[str, int]] = {}
     spent = 0.0
     for r in feasible:
