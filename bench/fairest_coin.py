@@ -52,7 +52,7 @@ first = {{ from = 0.3, to = 0.7, step = 0.05 }}
 
 
 def one_race(rep: int, games: int, max_games: int, threshold: float, folder: Path) -> dict[str, Any]:
-    from pipeline.cli import main
+    from balancelab_cli import main
 
     path = folder / f"coin-{rep}.toml"
     path.write_text(STUDY.format(rep=rep, games=games, threshold=threshold))

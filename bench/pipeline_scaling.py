@@ -75,7 +75,7 @@ def tree_rss(root: int) -> tuple[int, int]:
 
 
 def run_pipeline(games: int, workers: int, out: Path, study_path: Path) -> dict:
-    cmd = [sys.executable, "-m", "pipeline.cli", "run", str(study_path), "--out", str(out)]
+    cmd = [sys.executable, "-m", "balancelab_cli", "run", str(study_path), "--out", str(out)]
     cmd += ["--workers", str(workers), "--no-report", "--quiet"]
     peak = {"driver": 0, "tree": 0}
     t0 = time.perf_counter()

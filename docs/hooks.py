@@ -3,7 +3,7 @@
 A page asks for generated text with an HTML comment marker on a line of its own:
 
 - ``<!-- balancelab:cli -->``: ``balancelab --help`` and every command's ``--help``, from the
-  argparse parser (``pipeline.cli.build_parser``);
+  argparse parser (``balancelab_cli.build_parser``);
 - ``<!-- balancelab:study-schema -->``: the study file's fields, from the pydantic models of
   ``pipeline/study_file.py`` (``model_json_schema``);
 - ``<!-- balancelab:studies -->``: the built-in studies (``pipeline/studies/``) with their game,
@@ -69,7 +69,7 @@ def options_table(schema: list[dict[str, Any]]) -> str:
 
 def cli_reference() -> str:
     """``--help`` of ``balancelab`` and of each of its commands, as the parser prints them."""
-    from pipeline.cli import build_parser
+    from balancelab_cli import build_parser
 
     os.environ["COLUMNS"] = "100"  # argparse wraps to the terminal: a fixed width for the page
     parser = build_parser()

@@ -2,7 +2,7 @@
 driver many times: the real pipeline (runner, distribute, sink, manifest) without the seconds a
 Ray start costs. Install it before the pipeline first imports ``ray``::
 
-    python -c "import inline_ray; inline_ray.install(); from pipeline.cli import main; main([...])"
+    python -c "import inline_ray; inline_ray.install(); from balancelab_cli import main; main([...])"
 """
 
 from __future__ import annotations

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 from helpers_runs import write_study_run
 
+import balancelab_cli as cli
 import rundir
 import rust_core
-from pipeline import cli
 from pipeline.study import load_study
 
 STUDY = """\

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from pipeline import cli
+import balancelab_cli as cli
 
 BASE = {
     "name": '"bad-input"',

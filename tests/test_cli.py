@@ -3,6 +3,8 @@ started without work, and an unreachable --address failing fast with nothing wri
 
 from __future__ import annotations
 
+import argparse
+import ast
 import json
 import os
 import re
@@ -14,7 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from pipeline import cli
+import balancelab_cli as cli
+from balancelab_cli.run import closing_line
 from pipeline.cluster import TCP_TIMEOUT_S
 from pipeline.runner import precision_reached
 
@@ -64,11 +67,51 @@ def test_studies_count_cells_in_words(capsys):
 
 
 def test_closing_line_counts_only_this_runs_games():
-    line = cli.closing_line("small", Path("runs/small"), played=40, total=160, wall=3.2, rate=100.0)
+    line = closing_line("small", Path("runs/small"), played=40, total=160, wall=3.2, rate=100.0)
     assert line.startswith("small: 40 games played into runs/small in 3.2 s") and "160 games in all" in line
-    assert "1 game played" in cli.closing_line("s", Path("o"), played=1, total=1, wall=1.0, rate=2.0)
-    done = cli.closing_line("small", Path("o"), played=0, total=160, wall=0.4, rate=None)
+    assert "1 game played" in closing_line("s", Path("o"), played=1, total=1, wall=1.0, rate=2.0)
+    done = closing_line("small", Path("o"), played=0, total=160, wall=0.4, rate=None)
     assert done.startswith("small: nothing left to play; 160 games")
+
+
+#: Options several commands take: each is declared by one helper of ``balancelab_cli.options``.
+SHARED_OPTIONS = {
+    "--report-dir",
+    "--workers",
+    "--address",
+    "--no-progress",
+    "--quiet",
+    "--allow-partial",
+    "--no-report",
+}
+
+
+def _declared_options(path: Path) -> list[str]:
+    """The option names of every ``add_argument`` call in a module."""
+    calls = [
+        node
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.Call) and getattr(node.func, "attr", None) == "add_argument"
+    ]
+    return [a.value for c in calls for a in c.args if isinstance(a, ast.Constant)]
+
+
+def test_shared_options_are_declared_once():
+    package = ROOT / "balancelab_cli"
+    declared = {p.name: _declared_options(p) for p in sorted(package.glob("*.py"))}
+    assert len(declared) >= 8 and "--games" in declared["atlas.py"]  # the scan sees each command's own
+    for option in SHARED_OPTIONS:
+        where = [name for name, options in declared.items() for o in options if o == option]
+        assert where == ["options.py"], (option, where)
+    help_text = {n: sub.format_help() for n, sub in _commands().items()}
+    assert all("--report-dir DIR" in help_text[n] for n in ("run", "report", "strength", "fairest", "atlas"))
+    assert all("--workers" in help_text[n] for n in ("run", "fairest", "atlas"))
+
+
+def _commands() -> dict[str, argparse.ArgumentParser]:
+    parser = cli.build_parser()
+    subs = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    return dict(subs[0].choices)
 
 
 def test_precision_line_says_what_was_reached():
@@ -80,7 +123,7 @@ def test_precision_line_says_what_was_reached():
 def _run_cli(args: list[str], cwd: Path, env: dict[str, str], timeout: float) -> tuple[int, str, float]:
     t0 = time.monotonic()
     res = subprocess.run(
-        [sys.executable, "-m", "pipeline.cli", *args],
+        [sys.executable, "-m", "balancelab_cli", *args],
         cwd=cwd,
         env=env,
         capture_output=True,

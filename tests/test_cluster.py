@@ -83,7 +83,7 @@ def token_cluster() -> Iterator[tuple[str, dict[str, str]]]:
 def _run(args: list[str], env: dict[str, str], cwd: Path) -> tuple[int, str, float]:
     t0 = time.monotonic()
     res = subprocess.run(
-        [sys.executable, "-m", "pipeline.cli", *args],
+        [sys.executable, "-m", "balancelab_cli", *args],
         env=env,
         cwd=cwd,
         capture_output=True,

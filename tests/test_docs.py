@@ -13,7 +13,7 @@ import sys
 import pytest
 
 import rust_core
-from pipeline.cli import build_parser
+from balancelab_cli import build_parser
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]

@@ -13,7 +13,7 @@ import pytest
 import rust_core
 from analysis.stats.compensation import Outcomes, compensation, fair_handicap, outcomes, win_shares
 from analysis.stats.sweep import crossing
-from pipeline.cli import main
+from balancelab_cli import main
 from pipeline.study import StudyError, parse_text
 
 

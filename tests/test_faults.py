@@ -110,7 +110,7 @@ def test_killed_driver_then_same_command_gives_the_uninterrupted_data(
     cmd = [
         sys.executable,
         "-m",
-        "pipeline.cli",
+        "balancelab_cli",
         "run",
         str(path),
         "--out",
@@ -160,7 +160,7 @@ agents = ["random"]
 """
 INLINE = (
     "import sys; sys.path.insert(0, {tests!r}); import inline_ray; inline_ray.install(); "
-    "from pipeline.cli import main; sys.exit(main(sys.argv[1:]))"
+    "from balancelab_cli import main; sys.exit(main(sys.argv[1:]))"
 )
 
 

@@ -11,9 +11,9 @@ import pyarrow as pa
 import pytest
 from helpers_runs import write_run
 
+import balancelab_cli as cli
 import rust_core
 from analysis.report import write_report
-from pipeline import cli
 from pipeline.replay import format_log
 from pipeline.study import load_study
 from rust_core import hiroba

@@ -23,8 +23,8 @@ from conftest import SMALL_STUDY
 from helpers_runs import write_study_run
 from test_repair import GAMES, _assert_healed, _copy, _rerun
 
+import balancelab_cli as cli
 import rundir
-from pipeline import cli
 from pipeline.study import load_study
 
 #: The clean run of tests/test_repair.py (a module fixture: played once here too).

@@ -40,9 +40,9 @@ def test_python_source_holds_the_typed_face_of_rust_core():
         assert (package / name).is_file(), name
     # an editable install puts only python-source on sys.path: links make the top-level packages
     # visible there too (the wheel ships the real folders through `include`)
-    for link, target in (("rundir", "rundir"), ("pipeline", "pipeline"), ("analysis", "analysis")):
+    for link in ("rundir", "pipeline", "analysis", "balancelab_cli"):
         path = package.parent / link
-        assert path.is_symlink() and path.resolve() == (ROOT / target).resolve(), link
+        assert path.is_symlink() and path.resolve() == (ROOT / link).resolve(), link
 
 
 def test_each_game_data_file_lives_in_its_game_folder_and_is_linked_into_the_package():
@@ -75,7 +75,7 @@ def _tracked(folder: str) -> list[Path]:
     return [ROOT / line for line in res.stdout.splitlines()]
 
 
-@pytest.mark.parametrize("folder", ["rundir", "pipeline", "analysis"])
+@pytest.mark.parametrize("folder", ["rundir", "pipeline", "analysis", "balancelab_cli"])
 def test_the_wheel_includes_every_file_of_the_packages(folder):
     shipped = {p for pattern in _wheel_patterns() for p in ROOT.glob(pattern)}
     files = _tracked(folder)
@@ -112,6 +112,15 @@ def test_the_stub_matches_the_compiled_module():
         if isinstance(cls, type) and not name.startswith("_")
     }
     assert stub_classes == built_classes
+
+
+def test_the_command_is_the_command_line_package():
+    # `balancelab` is the top layer's main, and mypy checks that package with the others
+    assert PYPROJECT["project"]["scripts"] == {"balancelab": "balancelab_cli:main"}
+    import balancelab_cli
+
+    assert callable(balancelab_cli.main)
+    assert "balancelab_cli" in PYPROJECT["tool"]["mypy"]["files"]
 
 
 def test_ci_runs_the_checks_and_then_exactly_the_readme_test_command():

@@ -12,9 +12,10 @@ import pathlib
 import pyarrow as pa
 import pytest
 
+import balancelab_cli as cli
 import rust_core
 from analysis.report import write_report
-from pipeline import cli, manifest
+from pipeline import manifest
 from pipeline.distribute import play_batch
 from pipeline.runner import run_study
 from pipeline.study import StudyError, load_study

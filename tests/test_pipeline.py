@@ -11,8 +11,9 @@ import types
 import pyarrow.parquet as pq
 import pytest
 
+import balancelab_cli as cli
 import rundir
-from pipeline import cli, manifest
+from pipeline import manifest
 from pipeline.plan import missing_ranges
 from pipeline.runner import grow, run_study
 from pipeline.study import load_study

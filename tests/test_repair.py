@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 from conftest import SMALL_STUDY, _read_run
 
+import balancelab_cli as cli
 import rundir
-from pipeline import cli
 
 GAMES = 96
 SEEDS = range(12)

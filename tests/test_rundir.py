@@ -13,10 +13,11 @@ import pytest
 from helpers_runs import write_run, write_study_run
 
 import analysis
+import balancelab_cli as cli
 import rundir
 import rust_core
 from analysis.load import DuplicateKeys
-from pipeline import cli, manifest
+from pipeline import manifest
 from pipeline.study import StudyError, load_study
 
 

@@ -46,7 +46,7 @@ class Run:
         study.write_text(STUDY)
         self.out = tmp_path / "run"
         self.tag = uuid.uuid4().hex
-        cmd = [sys.executable, "-m", "pipeline.cli", "run", str(study), "--out", str(self.out)]
+        cmd = [sys.executable, "-m", "balancelab_cli", "run", str(study), "--out", str(self.out)]
         cmd += ["--workers", "2", "--batch-games", "5000", "--no-progress", "--no-report"]
         env = dict(os.environ, RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER="0", **{TAG: self.tag})
         self.proc = subprocess.Popen(

@@ -9,9 +9,9 @@ import pathlib
 import pytest
 from helpers_runs import write_run
 
+import balancelab_cli as cli
 import rundir
 from analysis.skill import LadderMetric, LadderPoint, convergence
-from pipeline import cli
 from pipeline.study import StudyError, load_study
 
 LADDER = """\
@@ -443,7 +443,7 @@ def test_ladder_precision_sends_games_to_the_unsettled_top_rungs_and_stops_when_
 
 
 def test_max_core_hours_needs_precision(tmp_path):
-    from pipeline import cli
+    import balancelab_cli as cli
 
     assert cli.main(["run", "hiroba-skill", "--out", str(tmp_path / "x"), "--max-core-hours", "1"]) == 2
     assert not (tmp_path / "x").exists()

@@ -21,7 +21,7 @@ from analysis.strength import (
     ladder_key,
     strength_from_rows,
 )
-from pipeline.cli import main as cli_main
+from balancelab_cli import main as cli_main
 from pipeline.study import load_study
 
 #: Known Bradley–Terry strengths (logits) of synthetic agents; greedy is the anchor (0).

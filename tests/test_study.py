@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from pipeline import cli
+import balancelab_cli as cli
 from pipeline.study import StudyError, builtin_names, load_study
 
 GOOD = """\

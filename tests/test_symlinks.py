@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 from conftest import SMALL_STUDY, _read_run
 
+import balancelab_cli as cli
 import rundir
-from pipeline import cli
 
 VICTIM = b"precious bytes outside the run\n"
 

@@ -11,10 +11,10 @@ import re
 import pytest
 from helpers_runs import write_run
 
+import balancelab_cli as cli
 import rust_core
 from analysis.games.titania import boards
 from analysis.report import write_report
-from pipeline import cli
 from pipeline.replay import format_log
 from pipeline.study import load_study
 from rust_core import titania
