@@ -37,3 +37,15 @@ def test_the_estimate_is_the_mean_with_its_sequence_interval():
     e = confidence_sequence(np.array([0.0, 1.0, 1.0, 0.0, np.nan, 1.0]))
     assert e.estimate == 0.6 and e.n_units == 5 and e.lo < 0.6 < e.hi
     assert e.method.startswith("confidence sequence")
+
+
+def test_a_share_interval_never_leaves_zero_to_one():
+    import numpy as np
+
+    from analysis.stats.sequential import confidence_sequence
+
+    few = np.array([1.0, 1.0, 0.0, 1.0])
+    cut = confidence_sequence(few, support=(0.0, 1.0))
+    wide = confidence_sequence(few)
+    assert wide.lo < 0 and wide.hi > 1  # four units: the bare sequence says nothing here
+    assert (cut.lo, cut.hi) == (0.0, 1.0) and cut.estimate == wide.estimate

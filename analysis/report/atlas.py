@@ -145,7 +145,8 @@ def verdict_grid(games: list[GameAtlas]) -> Figure | None:
     counts = range(
         PLAYER_COUNTS[0], max(PLAYER_COUNTS[-1], *(r.n_players for g in games for r in g.rows)) + 1
     )
-    fig, ax = plt.subplots(figsize=(9, 1.2 + 0.66 * len(games)))
+    height = 1.5 + 0.66 * len(games)
+    fig, ax = plt.subplots(figsize=(9, height))
     for y, g in enumerate(games):
         by_n = {r.n_players: r for r in g.rows}
         for x, n in enumerate(counts):
@@ -173,7 +174,8 @@ def verdict_grid(games: list[GameAtlas]) -> Figure | None:
         "3+: the seat farthest from its fair share",
         fontsize=8,
     )
-    fig.subplots_adjust(left=0.15, right=0.99, top=0.9, bottom=0.13)
+    # margins in inches, whatever the number of games: tick labels above; label and legend below
+    fig.subplots_adjust(left=0.15, right=0.99, top=1 - 0.35 / height, bottom=0.75 / height)
     return fig
 
 

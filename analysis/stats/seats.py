@@ -102,7 +102,11 @@ def start_advantage_sequence(
     n = n_players_of(rows)
     mine = rows.filter(pl.col("seat") == 0)
     values = unit_means(mine, "win", paired=paired)["value"].to_numpy()
-    return confidence_sequence(values, alpha, n_opt).shifted(-1 / n)
+    return confidence_sequence(values, alpha, n_opt, SHARE).shifted(-1 / n)
+
+
+#: Where a win share lies.
+SHARE = (0.0, 1.0)
 
 
 def seat_win_sequences(
@@ -114,7 +118,7 @@ def seat_win_sequences(
     for s in range(n_players_of(rows)):
         mine = rows.filter(pl.col("seat") == s)
         values = unit_means(mine, "win", paired=paired)["value"].to_numpy()
-        out.append(confidence_sequence(values, alpha, n_opt))
+        out.append(confidence_sequence(values, alpha, n_opt, SHARE))
     return out
 
 

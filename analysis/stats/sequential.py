@@ -50,8 +50,15 @@ def cs_halfwidth(n: int, sd: float, alpha: float = ALPHA, n_opt: float = 1000.0)
     return sd * math.sqrt(2 * (n * r2 + 1) / (n * n * r2) * math.log(math.sqrt(n * r2 + 1) / alpha))
 
 
-def confidence_sequence(values: np.ndarray, alpha: float = ALPHA, n_opt: float = 1000.0) -> Estimate:
-    """The mean of independent unit values with its anytime-valid interval at this look."""
+def confidence_sequence(
+    values: np.ndarray,
+    alpha: float = ALPHA,
+    n_opt: float = 1000.0,
+    support: tuple[float, float] = (-math.inf, math.inf),
+) -> Estimate:
+    """The mean of independent unit values with its anytime-valid interval at this look, cut to
+    the values' ``support`` when given (win shares lie in [0, 1]: a bound beyond it says nothing,
+    and the mean lies inside, so the cut interval covers whenever the uncut one does)."""
     v = np.asarray(values, dtype=float)
     v = v[~np.isnan(v)]
     if v.size == 0:
@@ -61,4 +68,4 @@ def confidence_sequence(values: np.ndarray, alpha: float = ALPHA, n_opt: float =
     # Waudby-Smith and Ramdas' plug-in: a run of identical outcomes is never read as certainty
     sd = math.sqrt((PRIOR_VARIANCE + float(((v - m) ** 2).sum())) / (v.size + 1))
     hw = cs_halfwidth(int(v.size), sd, alpha, n_opt)
-    return Estimate(m, m - hw, m + hw, int(v.size), METHOD)
+    return Estimate(m, max(m - hw, support[0]), min(m + hw, support[1]), int(v.size), METHOD)
