@@ -35,16 +35,17 @@ from typing import Any
 
 import polars as pl
 
+from .claims import Interval, SweepClaim, sweep_sentence
 from .fairness import sweeps_of
 from .load import open_run
-from .model import cell_infos
+from .model import CellInfo, cell_infos
 from .stats.intervals import unit_means
 from .stats.practical import classify
 from .stats.seats import start_advantage_sequence
 from .stats.sequential import confidence_sequence
 from .words import pts
 
-__all__ = ["FairestStep", "fairest_round"]
+__all__ = ["FairestStep", "fairest_round", "fairest_rounds", "race_again", "sequence_n_opt"]
 
 
 @dataclass
@@ -76,6 +77,35 @@ def _secondary(r: pl.DataFrame) -> dict[str, float]:
     }
 
 
+def fairest_rounds(manifest: dict[str, Any]) -> list[dict[str, Any]]:
+    """The race's records (``precision_rounds[].fairest``), oldest first; empty for any other run."""
+    return [r["fairest"] for r in manifest.get("precision_rounds") or [] if "fairest" in r]
+
+
+def sequence_n_opt(manifest: dict[str, Any], max_games: int | None = None) -> float:
+    """The units a confidence sequence is tuned to: the race's game cap (as recorded, else the largest
+    cell's games) in deals with paired seats, else in games. Any value gives valid intervals; it only
+    decides where they are narrowest."""
+    study = manifest["study"]
+    rounds = fairest_rounds(manifest)
+    recorded = rounds[-1].get("max_games") if rounds else None
+    cap = max_games or recorded or max(int(c["games"]) for c in study["cells"])
+    paired = bool(study.get("pair_seats", False))
+    return cap / max(int(c["n_players"]) for c in study["cells"]) if paired else float(cap)
+
+
+def candidate(
+    cell: str, label: str, r: pl.DataFrame, paired: bool, n_opt: float, threshold: float
+) -> dict[str, Any]:
+    """One setting of the race: games, the advantage with its anytime-valid interval, its practical
+    class, near/far and the secondary objectives."""
+    a = start_advantage_sequence(r, paired=paired, n_opt=n_opt)
+    near, far = _near_far(a.lo, a.hi)
+    return {"cell": cell, "label": label, "games": int(r["game_index"].n_unique()),
+            "advantage": a.estimate, "lo": a.lo, "hi": a.hi, "near": near, "far": far,
+            "class": classify(a.lo, a.hi, threshold)} | _secondary(r)  # fmt: skip
+
+
 def candidates(
     run_dir: pathlib.Path, threshold: float, max_games: int | None = None
 ) -> tuple[list[dict[str, Any]], dict[str, pl.DataFrame], bool]:
@@ -85,20 +115,12 @@ def candidates(
     run = open_run(run_dir)
     study = run.manifest["study"]
     paired = bool(study.get("pair_seats", False))
-    cap = max_games or max(int(c["games"]) for c in study["cells"])
-    n_opt = cap / max(int(c["n_players"]) for c in study["cells"]) if paired else cap
+    n_opt = sequence_n_opt(run.manifest, max_games)
     rows: dict[str, pl.DataFrame] = {}
     out = []
     for info in cell_infos(list(study["cells"])):
-        r = run.cell_rows(info.id)
-        rows[info.id] = r
-        a = start_advantage_sequence(r, paired=paired, n_opt=n_opt)
-        near, far = _near_far(a.lo, a.hi)
-        out.append(
-            {"cell": info.id, "label": info.name, "games": int(r["game_index"].n_unique()),
-             "advantage": a.estimate, "lo": a.lo, "hi": a.hi, "near": near, "far": far,
-             "class": classify(a.lo, a.hi, threshold)} | _secondary(r)
-        )  # fmt: skip
+        rows[info.id] = run.cell_rows(info.id)
+        out.append(candidate(info.id, info.name, rows[info.id], paired, n_opt, threshold))
     return out, rows, paired
 
 
@@ -170,34 +192,93 @@ def _line(
     return f"{lead}; {others} of {len(cands)}; {spent:,} games spent" + (f"; {fit}" if fit else "")
 
 
+def _sweep(
+    cands: list[dict[str, Any]],
+    rows: dict[str, pl.DataFrame],
+    infos: list[CellInfo],
+    paired: bool,
+    threshold: float,
+) -> tuple[str, dict[str, Any] | None]:
+    """Where the settings differ in one numeric option: the range of those left in the race, and the
+    line fitted over every game in words through :func:`analysis.claims.sweep_sentence` (each played
+    setting's anytime-valid interval first; the line is read only when it may be), marked descriptive."""
+    found = sweeps_of(infos, rows, paired=paired, min_values=3)
+    if len(found) != 1:
+        return "", None
+    w = found[0]
+    by_cell = {c["cell"]: c for c in cands}
+    left = [x for cell, x in w.cells if by_cell[cell]["status"] == "in"]
+    claim = SweepClaim(
+        option=w.option,
+        subject=w.label,
+        cells=tuple(
+            (x, Interval(by_cell[c]["advantage"], by_cell[c]["lo"], by_cell[c]["hi"]))
+            for c, x in sorted(w.cells, key=lambda t: t[1])
+        ),
+        slope=Interval(w.fit.slope, w.fit.slope_lo, w.fit.slope_hi),
+        crossing=Interval(w.fit.value, w.fit.lo, w.fit.hi),
+        lack_of_fit_p=w.fit.lack_of_fit_p,
+        threshold=threshold,
+    )
+    fit = (
+        f"fair {w.option} among the settings left: {min(left):g} to {max(left):g}; "
+        f"{sweep_sentence(claim).rstrip('.')} (the line is descriptive: after adaptive rounds its interval "
+        "is too narrow)"
+    )
+    crossing = {"option": w.option, "value": w.fit.value, "lo": w.fit.lo, "hi": w.fit.hi,
+                "left_lo": min(left), "left_hi": max(left)}  # fmt: skip
+    return fit, crossing
+
+
+def race_words(
+    cands: list[dict[str, Any]],
+    rows: dict[str, pl.DataFrame],
+    manifest: dict[str, Any],
+    threshold: float,
+) -> tuple[str, dict[str, Any] | None]:
+    """The race's line (official setting, fairest, the others, games spent, a sweep's range) and the
+    crossing record, from candidates already marked by :func:`race`."""
+    study = manifest["study"]
+    paired = bool(study.get("pair_seats", False))
+    fit, crossing = _sweep(cands, rows, cell_infos(list(study["cells"])), paired, threshold)
+    spent = sum(c["games"] for c in cands)
+    best = min((c for c in cands if c["status"] == "in"), key=lambda c: (c["far"], c["near"]))
+    official = _official_words(cands, best, study.get("official"), rows, paired)
+    return _line(cands, fit, spent, official), crossing
+
+
 def fairest_round(run_dir: pathlib.Path, *, threshold: float, max_games: int) -> FairestStep:
     """The racing decision after a round (see the module docstring)."""
-    cands, rows, paired = candidates(pathlib.Path(run_dir), threshold, max_games)
+    cands, rows, _ = candidates(pathlib.Path(run_dir), threshold, max_games)
     games, settled = race(cands, max_games)
-    fit, crossing = "", None
-    infos = cell_infos(list(open_run(run_dir).manifest["study"]["cells"]))
-    found = sweeps_of(infos, rows, paired=paired, min_values=3)
-    if len(found) == 1:
-        w = found[0]
-        left = [x for cell, x in w.cells if cell in {c["cell"] for c in cands if c["status"] == "in"}]
-        fit = (
-            f"fair {w.option} among the settings left: {min(left):g} to {max(left):g}; fitted line: "
-            f"{w.fit.words(w.option)} (descriptive: after adaptive rounds its interval is too narrow)"
-        )
-        crossing = {"option": w.option, "value": w.fit.value, "lo": w.fit.lo, "hi": w.fit.hi,
-                    "left_lo": min(left), "left_hi": max(left)}  # fmt: skip
-    spent = sum(c["games"] for c in cands)
-    official = open_run(run_dir).manifest["study"].get("official")
-    best = min((c for c in cands if c["status"] == "in"), key=lambda c: (c["far"], c["near"]))
-    line = _line(cands, fit, spent, _official_words(cands, best, official, rows, paired))
+    line, crossing = race_words(cands, rows, open_run(run_dir).manifest, threshold)
     record = {
         "line": line,
         "settled": settled,
-        "games_spent": spent,
+        "games_spent": sum(c["games"] for c in cands),
+        "max_games": max_games,
         "crossing": _finite(crossing),
         "candidates": [{k: v for k, v in c.items() if k not in ("near", "far")} for c in cands],
     }
     return FairestStep(games, settled, line, record)
+
+
+def race_again(
+    manifest: dict[str, Any], rows: dict[str, pl.DataFrame], threshold: float
+) -> tuple[list[dict[str, Any]], str]:
+    """For a report: the race's last state recomputed from the games on disk (every interval a
+    confidence sequence, whatever the recorded round printed): the candidates marked in/out, and
+    the line."""
+    study = manifest["study"]
+    paired = bool(study.get("pair_seats", False))
+    n_opt = sequence_n_opt(manifest)
+    cands = [
+        candidate(c.id, c.name, rows[c.id], paired, n_opt, threshold)
+        for c in cell_infos(list(study["cells"]))
+        if c.id in rows
+    ]
+    race(cands, max(c["games"] for c in cands))
+    return cands, race_words(cands, rows, manifest, threshold)[0]
 
 
 def _finite(d: dict[str, Any] | None) -> dict[str, Any] | None:

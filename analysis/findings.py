@@ -66,6 +66,12 @@ def _tail(r: dict[str, Any], t: float) -> str:
     }[r["finding"]]
 
 
+def _adv_ci(r: dict[str, Any]) -> str:
+    """A row's start-player advantage with its interval, named a confidence sequence where it is one."""
+    text = pts_ci(r["advantage"], r["lo"], r["hi"])
+    return text.replace("95% CI", "95% confidence sequence") if r.get("anytime_valid") else text
+
+
 def start_player(s: StudyAnalysis, c: CellInfo) -> Finding:
     """The start-player sentence of one cell."""
     r = s.advantage_row(c.id)
@@ -73,8 +79,9 @@ def start_player(s: StudyAnalysis, c: CellInfo) -> Finding:
     several = len({x.lineup for x in s.balance}) > 1
     sentence = (
         (f"With {c.lineup} self-play, the" if several and " vs " not in c.lineup else "The")
-        + f" start player wins {pct(r['win_rate'])} of {c.n_players}-player games (95% CI "
-        f"{100 * (r['lo'] + fair):.1f}–{100 * (r['hi'] + fair):.1f}%; fair is {pct(fair)}): "
+        + f" start player wins {pct(r['win_rate'])} of {c.n_players}-player games "
+        + ("(95% confidence sequence " if r.get("anytime_valid") else "(95% CI ")
+        + f"{100 * (r['lo'] + fair):.1f}–{100 * (r['hi'] + fair):.1f}%; fair is {pct(fair)}): "
         + _tail(r, s.threshold)
     )
     return Finding(c.name, sentence, (c.id,))
@@ -147,9 +154,7 @@ def _closest(s: StudyAnalysis, cells: list[CellInfo], titled: bool) -> Finding:
         if other.id != best.id:
             kind, words = _against(s, best, other)
             kinds[kind].append(words)
-    sentence = (
-        f"{best.name} is closest to fair: start-player advantage {pts_ci(r['advantage'], r['lo'], r['hi'])}."
-    )
+    sentence = f"{best.name} is closest to fair: start-player advantage {_adv_ci(r)}."
     if kinds["closer"]:
         sentence += " It is closer to fair than " + "; ".join(kinds["closer"]) + "."
     if kinds["tied"]:
@@ -179,7 +184,7 @@ def three_way(s: StudyAnalysis, cells: list[CellInfo]) -> str:
     groups: dict[str, list[str]] = {"within": [], "beyond": [], "undetermined": []}
     for c in cells:
         r = s.advantage_row(c.id)
-        groups[_THREE_WAY[r["finding"]]].append(f"{c.name} ({pts_ci(r['advantage'], r['lo'], r['hi'])})")
+        groups[_THREE_WAY[r["finding"]]].append(f"{c.name} ({_adv_ci(r)})")
     words = {
         "within": f"Fair within {band} (interval inside the band)",
         "beyond": f"Beyond {band} (interval wholly outside the band)",
@@ -209,8 +214,7 @@ def _skill(s: StudyAnalysis, cells: list[CellInfo], titled: bool) -> Finding:
     rows = [s.advantage_row(c.id) for c in cells]
     dirs = [direction(r["lo"], r["hi"], s.threshold) for r in rows]
     side = "; ".join(
-        f"{c.lineup} {pts_ci(r['advantage'], r['lo'], r['hi'])}, {_word(d, s.threshold)}"
-        for c, r, d in zip(cells, rows, dirs, strict=True)
+        f"{c.lineup} {_adv_ci(r)}, {_word(d, s.threshold)}" for c, r, d in zip(cells, rows, dirs, strict=True)
     )
     settled = {d for d in dirs if d != "unsettled"}
     if len(settled) > 1:
@@ -284,5 +288,13 @@ def scope(s: StudyAnalysis) -> list[str]:
         f"A difference matters when it exceeds {threshold_words(s.threshold)} of win rate "
         f"({'the default' if s.threshold_source == 'default' else s.threshold_source})."
     )
+    if s.anytime_valid:
+        text += (
+            " The settings were raced (more games for those still in after every round), so every "
+            "interval of the start-player advantage on this page (each setting's verdict, the advantage "
+            "table, the race) is anytime-valid: a 95% confidence sequence, which holds at every look at "
+            "once (about 1.5 times as wide as a fixed-sample interval). The other tables (seats, "
+            "comparisons, outcomes) use fixed-sample intervals and only describe."
+        )
     game = section(s.game)
     return [text] + (game.scope(s) if game.scope is not None else [])

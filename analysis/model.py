@@ -162,6 +162,12 @@ class StudyAnalysis:
         return str(self.manifest["study"]["name"])
 
     @property
+    def anytime_valid(self) -> bool:
+        """The advantage rows carry anytime-valid intervals (confidence sequences: a raced run)."""
+        a = self.advantage
+        return "anytime_valid" in a.columns and bool(a["anytime_valid"].any())
+
+    @property
     def game(self) -> str:
         return str(self.manifest["study"].get("game", ""))
 

@@ -13,6 +13,7 @@ from typing import Any
 
 import polars as pl
 
+from .fairest import fairest_rounds, sequence_n_opt
 from .games import GameSection, section
 from .load import Run, open_run
 from .model import CellInfo, StudyAnalysis, cell_infos, ladder_checks, ladder_steps
@@ -20,7 +21,13 @@ from .skill import skill_ladder
 from .stats.compare import METRICS, compare_cells
 from .stats.outcomes import game_length, game_table, margin, score_by_seat, tie_share
 from .stats.practical import DEFAULT_THRESHOLD, MIN_VERDICT_DEALS, classify
-from .stats.seats import equal_seats_test, n_players_of, seat_win_rates, start_advantage
+from .stats.seats import (
+    equal_seats_test,
+    n_players_of,
+    seat_win_rates,
+    start_advantage,
+    start_advantage_sequence,
+)
 
 __all__ = ["StudyAnalysis", "analyse", "capped_games", "practical_threshold"]
 
@@ -41,10 +48,21 @@ def practical_threshold(manifest: dict[str, Any], override: float | None = None)
 
 
 def _advantage_row(
-    r: pl.DataFrame, meta: dict[str, Any], paired: bool, threshold: float, game: GameSection
+    r: pl.DataFrame,
+    meta: dict[str, Any],
+    paired: bool,
+    threshold: float,
+    game: GameSection,
+    n_opt: float | None = None,
 ) -> tuple[dict[str, Any], str | None]:
-    """The cell's advantage row, and a warning when its interval cannot settle the question."""
-    a = start_advantage(r, paired=paired)
+    """The cell's advantage row, and a warning when its interval cannot settle the question. With
+    ``n_opt`` (a run whose rounds looked at the data and added games: ``fairest``) the interval is
+    anytime-valid (a confidence sequence tuned to ``n_opt`` units)."""
+    a = (
+        start_advantage(r, paired=paired)
+        if n_opt is None
+        else start_advantage_sequence(r, paired=paired, n_opt=n_opt)
+    )
     test = equal_seats_test(r, paired=paired)
     cls = classify(a.lo, a.hi, threshold)
     few = a.n_units < MIN_VERDICT_DEALS and cls != "unsettled"
@@ -63,6 +81,7 @@ def _advantage_row(
         "few_units": few,
         "equal_seats_p": test.p_value,
         "equal_seats_test": test.method,
+        "anytime_valid": n_opt is not None,
     }
     if game.advantage is not None:
         rec.update(game.advantage(r, paired))
@@ -139,6 +158,7 @@ def analyse(
     steps = ladder_steps(cells, ladder) | ladder_checks(cells, ladder)
     game = section(study.get("game"))
     t = _CellTables(warnings=_partial_warnings(run))
+    t.n_opt = sequence_n_opt(manifest) if fairest_rounds(manifest) else None
     for cell in cells:
         t.add(run, cell, paired, limit, game, steps)
     t.warnings += _capped_warning(t.outcomes)
@@ -174,6 +194,8 @@ class _CellTables:
     scores: list[pl.DataFrame] = field(default_factory=list)
     outcomes: list[dict[str, Any]] = field(default_factory=list)
     extra: dict[str, list[pl.DataFrame]] = field(default_factory=dict)
+    #: Set for a ``fairest`` run: advantages get anytime-valid intervals (see :func:`_advantage_row`).
+    n_opt: float | None = None
 
     def add(
         self, run: Run, cell: dict[str, Any], paired: bool, limit: float, game: GameSection, steps: set[str]
@@ -192,7 +214,7 @@ class _CellTables:
         meta = {"cell": cid, "label": label, "n_players": n_players_of(r)}
         lit = {k: pl.lit(v) for k, v in meta.items()}
         self.seats.append(seat_win_rates(r, paired=paired).with_columns(**lit))
-        rec, warning = _advantage_row(r, meta, paired, limit, game)
+        rec, warning = _advantage_row(r, meta, paired, limit, game, self.n_opt)
         self.adv.append(rec)
         self.warnings += [warning] if warning and cid not in steps else []
         self.scores.append(score_by_seat(r, paired=paired).with_columns(**lit))

@@ -197,9 +197,8 @@ def test_sweep_crossing_on_synthetic_data():
     y = (rng.random(x.size) < 0.3 + 0.1 * x).astype(float)
     fit = crossing(x, y, np.arange(x.size), 0.5)
     assert fit.lo <= 2 <= fit.hi and fit.hi - fit.lo < 0.5 and fit.in_range
-    assert "fair at" in fit.words("k")
     far = crossing(x[x < 1.5], y[x < 1.5], np.arange(int((x < 1.5).sum())), 0.5)
-    assert not far.in_range and "never fair between 0 and 1" in far.words("k")
+    assert not far.in_range and far.value > far.x_max == 1
     flat = crossing(x, (rng.random(x.size) < 0.3).astype(float), np.arange(x.size), 0.5)
     assert not flat.settled or not flat.in_range
 

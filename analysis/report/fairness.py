@@ -3,10 +3,9 @@ and the ``balancelab fairest`` search of a run made by it."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from ..claims import band_words, fix_sentence, fix_status, seat_name, sweep_sentence
 from ..content import Finding
+from ..fairest import fairest_rounds, race_again
 from ..fairness import CellFix, Sweep, cell_fixes, fix_claim, subject, sweep_claim, sweeps, unmeasured_claims
 from ..model import StudyAnalysis
 from ..skill import PLAIN_AGENTS
@@ -63,22 +62,20 @@ def _points(a: float, lo: float, hi: float) -> str:
 
 
 def _fairest(doc: Doc, s: StudyAnalysis) -> None:
-    rounds: list[dict[str, Any]] = [r for r in s.manifest.get("precision_rounds") or [] if "fairest" in r]
-    if not rounds:
+    if not fairest_rounds(s.manifest):
         return
-    last = rounds[-1]["fairest"]
+    cands, line = race_again(s.manifest, s.rows, s.threshold)
     doc.heading("Fairest settings (balancelab fairest)", 3)
-    doc.para(str(last.get("line", "")))
+    doc.para(_first_up(line) + ".")
     doc.para(
-        "The race looks after every round, so each setting's interval here is anytime-valid (a 95% "
-        "confidence sequence: it holds its true value at every look at once, about 1.5 times as wide as a "
-        "fixed-sample interval); a setting is out when its whole interval lies farther from fair than the "
-        "whole interval of the best."
+        "Each setting's interval is a 95% confidence sequence (see the lead), recomputed here from every "
+        "game played; a setting is out when its whole interval lies farther from fair than the whole "
+        "interval of the best."
     )
     rows = [
         [c["label"], f"{c['games']:,}", _points(c["advantage"], c["lo"], c["hi"]), c["status"],
          f"{c['turns']:.1f}", f"{100 * c['ties']:.1f}", f"{c['spread']:.1f}"]
-        for c in last.get("candidates", [])
+        for c in cands
     ]  # fmt: skip
     doc.table(
         [
@@ -101,9 +98,8 @@ def _first_up(text: str) -> str:
 def fairness_findings(s: StudyAnalysis, fixes: list[CellFix], found: list[Sweep]) -> list[Finding]:
     """The verdict block's lines on the fix: each cell's compensation in words, each sweep's answer;
     for a ``fairest`` run only the race's answer (the rest is in the section)."""
-    rounds = [r["fairest"] for r in s.manifest.get("precision_rounds") or [] if "fairest" in r]
-    if rounds:
-        line = _first_up(str(rounds[-1].get("line", ""))) + "."
+    if fairest_rounds(s.manifest):
+        line = _first_up(race_again(s.manifest, s.rows, s.threshold)[1]) + "."
         plain = all(a.split(":")[0] in PLAIN_AGENTS for c in s.info for a in c.agents)
         if plain:
             line += (
@@ -155,7 +151,7 @@ def fairness_section(
     """Compensation per cell (in words and a table), confirmations, sweeps, and the fairest search."""
     fixes = cell_fixes(s) if fixes is None else fixes
     found = sweeps(s) if found is None else found
-    has_fairest = any("fairest" in r for r in s.manifest.get("precision_rounds") or [])
+    has_fairest = bool(fairest_rounds(s.manifest))
     if not fixes and not found and not has_fairest:
         return
     doc.heading("From diagnosis to fix")

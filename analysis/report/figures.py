@@ -54,6 +54,11 @@ def _advantage_takeaway(rows: list[dict[str, object]], threshold: float) -> str:
     )
 
 
+def _ci(s: StudyAnalysis) -> str:
+    """What the advantage rows' intervals are: a confidence sequence in a raced (``fairest``) run."""
+    return "95% confidence sequence" if s.anytime_valid else "95% CI"
+
+
 def advantage_plot(s: StudyAnalysis) -> DotPlot:
     """Start-player advantage per cell against the threshold band."""
     rows = [s.advantage_row(c.id) for c in s.balance]
@@ -65,7 +70,7 @@ def advantage_plot(s: StudyAnalysis) -> DotPlot:
         "start_advantage",
         "Start-player advantage: start player's win rate minus the fair share",
         takeaway,
-        "points of win rate (95% CI); grey band: differences too small to matter",
+        f"points of win rate ({_ci(s)}); grey band: differences too small to matter",
         dots,
         reference=0.0,
         reference_label="fair",

@@ -44,14 +44,15 @@ def advantage(doc: Doc, s: StudyAnalysis) -> None:
                 SHORT[r["finding"]],
             ]
         )
+    ci = "95% confidence sequence" if s.anytime_valid else "95% CI"
     doc.table(
         [
             "cell",
             "games",
             unit,
-            "start player wins, % [95% CI]",
+            f"start player wins, % [{ci}]",
             "fair, %",
-            "advantage, points [95% CI]",
+            f"advantage, points [{ci}]",
             "all seats equal: p",
             "reading",
         ],

@@ -7,8 +7,9 @@ with standard errors clustered by deal (the games of one deal share their cards)
 where the line meets ``1/n`` is ``x* = (1/n - a) / b``. Its 95% interval is Fieller's inverse
 prediction interval: the values ``x`` whose predicted advantage ``a + b x - 1/n`` is not
 distinguishable from 0 at 5%. When the slope is not distinguishable from 0 the interval is
-unbounded and the crossing unsettled; when ``x*`` lies outside the swept range the answer is "never
-fair in range" (the line is an extrapolation there).
+unbounded and the crossing unsettled; when ``x*`` lies outside the swept range the line is an
+extrapolation there. What a report may say of a sweep ("fair at …", "never fair …") is decided by
+:func:`analysis.claims.sweep_status` from the played cells and this fit, never here.
 """
 
 from __future__ import annotations
@@ -21,7 +22,6 @@ import polars as pl
 import statsmodels.api as sm
 from scipy.stats import norm
 
-from ..words import MINUS, signed
 from .intervals import ALPHA
 
 __all__ = ["Crossing", "crossing", "fit_rows", "lack_of_fit"]
@@ -51,26 +51,6 @@ class Crossing:
     @property
     def in_range(self) -> bool:
         return self.x_min <= self.value <= self.x_max
-
-    def words(self, option: str, unit: str = "") -> str:
-        """E.g. ``fair at dirk_tiles = 3.4 [2.9, 3.9]`` or ``never fair between 0 and 5``."""
-        low, high = signed(100 * self.slope_lo, 2), signed(100 * self.slope_hi, 2)
-        slope = f"{signed(100 * self.slope, 2)} [{low}, {high}]"
-        per = f"{slope} points of win rate per unit"
-        if not math.isfinite(self.value):
-            return f"{option}: no trend ({per}); the crossing cannot be located"
-        value, lo, hi = (f"{x:.2f}".replace("-", MINUS) for x in (self.value, self.lo, self.hi))
-        where = (
-            f"{option} = {value}{unit} [{lo}, {hi}]"
-            if self.settled
-            else (f"{option} = {value}{unit} (interval unbounded: the trend is not settled)")
-        )
-        if self.in_range:
-            return f"fair at {where}; {per}"
-        return (
-            f"never fair between {self.x_min:g} and {self.x_max:g} (the fitted line would cross at {where}, "
-            f"outside the swept range); {per}"
-        )
 
 
 def fit_rows(rows: pl.DataFrame, *, paired: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

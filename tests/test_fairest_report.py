@@ -1,0 +1,66 @@
+"""A ``fairest`` run's report reads anytime-valid intervals (the race looked after every round),
+recomputed from the games rather than copied from the recorded rounds; its sweep line goes through
+the typed sweep claim, never :class:`Crossing`'s own words (issue 51, items 3 and 4)."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+from helpers_runs import write_run
+
+import rundir
+from analysis import analyse
+from analysis.fairest import race_again
+from analysis.report.build import build
+from analysis.stats.seats import start_advantage
+
+STALE = "fairest: first=0.5 +0.0 points [−0.1, +0.1]; STALE"
+
+
+def _raced_run(tmp_path: Path) -> Path:
+    cells = [
+        {
+            "id": f"c{k}",
+            "label": f"first={v}",
+            "agents": ["random", "random"],
+            "variant": {"first": v},
+            "games": 400,
+        }
+        for k, v in enumerate((0.3, 0.4, 0.5, 0.6))
+    ]
+    run = write_run(tmp_path / "run", name="coin-race", game="coin", pair_seats=True, cells=cells)
+    man = rundir.read_manifest(run)
+    record = {"line": STALE, "candidates": [], "max_games": 400}
+    rounds = [{"games": {c["id"]: 400 for c in cells}, "fairest": record}]
+    rundir.write_manifest(run, dataclasses.replace(man, precision_rounds=rounds))
+    return run
+
+
+def test_fairest_report_reads_anytime_valid_intervals(tmp_path):
+    s = analyse(_raced_run(tmp_path))
+    assert s.advantage["anytime_valid"].all()
+    r, fixed = s.advantage_row("c2"), start_advantage(s.rows["c2"], paired=True)
+    assert r["hi"] - r["lo"] > 1.2 * (fixed.hi - fixed.lo)  # a confidence sequence, not the fixed interval
+    md = "\n".join(build(s, tmp_path / "out").md)
+    assert "STALE" not in md  # the race is recomputed from the games
+    lead = md.split("## Verdict", 1)[1].split("\n- ", 1)[0]
+    assert lead.count("anytime-valid") == 1 and md.count("anytime-valid") == 1
+    verdict = md.split("## Verdict", 1)[1].split("\n## ", 1)[0]
+    sentences = [x for x in verdict.splitlines() if x.startswith("- **first=")]
+    assert len(sentences) == 4 and all(
+        "95% confidence sequence" in x and "95% CI" not in x for x in sentences
+    )
+    lo, hi = (f"{100 * x:+.1f}".replace("-", "\u2212") for x in (r["lo"], r["hi"]))
+    assert f"[{lo}, {hi}]" in md  # the race's table quotes the same interval
+    assert "| advantage, points [95% confidence sequence] |" in md and "| advantage, points [95% CI] |" not in md
+
+
+def test_fairest_sweep_line_is_the_typed_claim(tmp_path):
+    run = _raced_run(tmp_path)
+    s = analyse(run, threshold=0.2)
+    cands, line = race_again(s.manifest, s.rows, s.threshold)
+    assert {c["status"] for c in cands} <= {"in", "out (worse)"}
+    # The 0.5 setting lies within ±20 points: the claim says so from the played cell, not the line.
+    assert "Fair within ±20 points where played" in line
+    assert "never fair" not in line
