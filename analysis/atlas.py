@@ -30,6 +30,7 @@ import pathlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from .claims import threshold_points
 from .games import section
 from .model import StudyAnalysis
 from .precision import uncertainty
@@ -137,9 +138,8 @@ def _band(lo: float, hi: float, centre: float, t: float) -> bool:
     return centre - t <= lo and hi <= centre + t
 
 
-def points_words(t: float) -> str:
-    """``1 point``, ``2.5 points`` (a threshold share in points of win rate)."""
-    return f"{100 * t:g} point{'' if 100 * t == 1 else 's'}"
+#: ``1 point``, ``2.5 points``: the claims' one spelling of a threshold (kept under this name for importers).
+points_words = threshold_points
 
 
 def two_player_verdict(est: float, lo: float, hi: float, t: float) -> tuple[str, str]:

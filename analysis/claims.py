@@ -42,6 +42,7 @@ __all__ = [
     "seat_name",
     "sweep_sentence",
     "sweep_status",
+    "threshold_points",
 ]
 
 #: A lack-of-fit p-value below this rejects the straight line through a sweep's cells.
@@ -78,9 +79,15 @@ def seat_name(seat: int) -> str:
     return f"the {ORDINALS[seat]}" if seat < len(ORDINALS) else f"seat {seat + 1}"
 
 
+def threshold_points(t: float) -> str:
+    """A practical threshold (a share) in points of win rate: ``1 point``, ``2.5 points``; the one
+    spelling every page uses (:func:`band_words` adds the ±)."""
+    return f"{100 * t:g} point{'' if abs(100 * t - 1) < 1e-9 else 's'}"
+
+
 def band_words(t: float) -> str:
     """``±1 point`` / ``±2 points`` of win rate."""
-    return f"±{100 * t:g} point{'' if abs(100 * t - 1) < 1e-9 else 's'}"
+    return f"±{threshold_points(t)}"
 
 
 def _pts(i: Interval) -> str:

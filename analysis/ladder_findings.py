@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import polars as pl
 
+from .claims import band_words
 from .content import Finding
 from .model import StudyAnalysis
 from .skill import Convergence, LadderMetric, LadderPoint, fitted
@@ -103,7 +104,7 @@ def limit_words(m: LadderMetric, c: Convergence) -> str:
 def _band(m: LadderMetric) -> str:
     if not m.percent:
         return f"±{m.threshold:g}"
-    return f"±{100 * m.threshold:g} point{'' if abs(100 * m.threshold - 1) < 1e-9 else 's'}"
+    return band_words(m.threshold)
 
 
 def takeaway(m: LadderMetric) -> str:

@@ -31,7 +31,7 @@ from statsmodels.stats.weightstats import DescrStatsW
 
 from rundir.labels import value_words
 
-from .claims import handicap_words
+from .claims import band_words, handicap_words
 from .content import Block, Finding, Interval, Section, Table, Text
 from .model import CellInfo, StudyAnalysis
 from .stats.intervals import ALPHA, Estimate, mean_ci, unit_means
@@ -142,10 +142,6 @@ def switch_changes(s: StudyAnalysis) -> pl.DataFrame:
     return frame.sort(["n_players", "agents", "_size"], descending=[False, False, True]).drop("_size")
 
 
-def _band(t: float) -> str:
-    return f"±{100 * t:g} point{'' if abs(100 * t - 1) < 1e-9 else 's'}"
-
-
 def _change(r: dict[str, Any], unit: str) -> str:
     """A change in words; with no variation at all, no unit's start-player result changed (how
     far that goes depends on how many units were played: it says how many)."""
@@ -160,7 +156,7 @@ def switch_findings(s: StudyAnalysis) -> list[Finding]:
     t = switch_changes(s)
     if not t.height:
         return []
-    band, unit = _band(s.threshold), "deals" if s.paired else "games"
+    band, unit = band_words(s.threshold), "deals" if s.paired else "games"
     words = {
         "beyond": f"Beyond {band} (the change's interval wholly outside the band: it moves the verdict)",
         "within": f"Within {band} (interval inside the band)",
@@ -196,7 +192,7 @@ def switch_sections(s: StudyAnalysis) -> list[Section]:
             "and line-up: the start-player advantage without and with the switch, and its change "
             "(points; paired over the deals both cells played, since every cell plays the same deals; "
             f"simultaneous 95% interval, Bonferroni over the {t['family'][0]} switched cells) read "
-            f"against the practical threshold of {_band(s.threshold)}: beyond it (interval wholly "
+            f"against the practical threshold of {band_words(s.threshold)}: beyond it (interval wholly "
             "outside), within it (interval inside) or undetermined; largest change first."
         )
     ]
