@@ -1,8 +1,9 @@
 """The run-directory contract, shared by the pipeline (writer) and the analysis (reader).
 
 Layout (:mod:`.layout`), manifest (:mod:`.manifest`, typed, format-checked), batch files and
-their records (:mod:`.batches`), durable writes (:mod:`.store`), columns (:mod:`.columns`) and
-verification for readers (:mod:`.verify`). This package imports nothing else of ``pipeline``
+their records (:mod:`.batches`), durable writes (:mod:`.store`), columns (:mod:`.columns`),
+verification for readers (:mod:`.verify`) and cell labels' option values in words
+(:mod:`.labels`). This package imports nothing else of ``pipeline``
 (nor ``rust_core``), so ``analysis`` can use it without the pipeline.
 """
 
