@@ -132,7 +132,7 @@ def cmd_atlas(args: argparse.Namespace) -> int:
 
 
 def _atlas_pages(studies: Any, args: argparse.Namespace, costs: Any) -> int:
-    """Every game's full report into DIR/<game>/, then the atlas page into DIR."""
+    """Every game's full report into DIR/<game>/ (not from a data folder), then the atlas page into DIR."""
     from analysis.report.atlas import write_atlas
     from pipeline import study as study_mod
     from pipeline.atlas import seconds_per_game
@@ -144,7 +144,9 @@ def _atlas_pages(studies: Any, args: argparse.Namespace, costs: Any) -> int:
     for study in studies:
         if not (dirs[study.game] / "manifest.json").exists():
             return fail(f"{dirs[study.game]}: no manifest.json; run the atlas first (without --report-only)")
-    for game, run_dir in dirs.items():
+    # a data folder holds only the columns the page reads: the games' full reports (which read each
+    # game's own columns too) come from the run directories only
+    for game, run_dir in dirs.items() if args.from_dir is None else ():
         status = write_report(run_dir, target / game, quiet=True, allow_partial=args.allow_partial)
         if status != 0:
             return status
