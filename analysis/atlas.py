@@ -312,7 +312,7 @@ def _trend_hours(s: StudyAnalysis, m: LadderMetric | None, cost: Mapping[str, fl
 def game_atlas(run_dir: pathlib.Path | str, cost: Mapping[str, float] | None = None) -> GameAtlas:
     """The atlas rows of one game's run (``cost``: CPU seconds per game by cell id, for the
     core-hours that would settle what is not settled)."""
-    s = analyse(run_dir, allow_partial=True)
+    s = analyse(run_dir, allow_partial=True, generic=True)  # the same page from a run or its data
     k, note = chosen_rung(s)
     counts = sorted({c.n_players for c in s.balance})
     rows = [r for n in counts if (r := _row(s, n, k, note, cost or {})) is not None]

@@ -156,6 +156,9 @@ class StudyAnalysis:
     analysed: tuple[int, int] = (0, 0)
     #: The skill ladder (:class:`analysis.skill.SkillLadder`) of a study with ``grid.ladder``.
     ladder: Any = None
+    #: Only the generic analysis (no game's own tables or ladder values): what the atlas page reads,
+    #: from a run or from its data folder, which keeps only the generic columns.
+    generic: bool = False
 
     @property
     def name(self) -> str:

@@ -34,7 +34,7 @@ import numpy as np
 import polars as pl
 from scipy import stats as sps
 
-from .games import LadderValue, section
+from .games import NO_SECTION, LadderValue, section
 from .model import CellInfo, StudyAnalysis
 from .stats.intervals import clustered_wilson, unit_means
 from .stats.outcomes import game_table
@@ -280,7 +280,7 @@ def _values(s: StudyAnalysis, c: CellInfo) -> list[LadderValue]:
             "start_advantage", "start-player advantage", r["advantage"], r["lo"], r["hi"], s.threshold
         )
     ]
-    game = section(s.game)
+    game = NO_SECTION if s.generic else section(s.game)
     for p in game.advantage_parts:
         if p.estimate in r and r[p.estimate] is not None:
             out.append(LadderValue(p.estimate, p.label, r[p.estimate], r[p.lo], r[p.hi], s.threshold))

@@ -14,7 +14,7 @@ from typing import Any
 import polars as pl
 
 from .fairest import fairest_rounds, sequence_n_opt
-from .games import GameSection, section
+from .games import NO_SECTION, GameSection, section
 from .load import Run, open_run
 from .model import CellInfo, StudyAnalysis, cell_infos, ladder_checks, ladder_steps
 from .skill import skill_ladder
@@ -140,10 +140,15 @@ def _capped_warning(outcomes: list[dict[str, Any]]) -> list[str]:
 
 
 def analyse(
-    run_dir: pathlib.Path | str, *, threshold: float | None = None, allow_partial: bool = False
+    run_dir: pathlib.Path | str,
+    *,
+    threshold: float | None = None,
+    allow_partial: bool = False,
+    generic: bool = False,
 ) -> StudyAnalysis:
     """Reads a run (verified: see :func:`analysis.load.open_run`; an incomplete run is refused
-    unless ``allow_partial``) and computes every table of the report.
+    unless ``allow_partial``) and computes every table of the report (``generic``: only those of
+    the generic columns, none of the game's own: :attr:`StudyAnalysis.generic`).
 
     Without ``pair_seats`` the unit is the game; with it, the deal (paired design).
     ``threshold`` overrides the study's practical threshold (:func:`practical_threshold`).
@@ -156,7 +161,7 @@ def analyse(
     cells = list(study["cells"])
     ladder = [str(a) for a in study.get("ladder") or []]
     steps = ladder_steps(cells, ladder) | ladder_checks(cells, ladder)
-    game = section(study.get("game"))
+    game = NO_SECTION if generic else section(study.get("game"))
     t = _CellTables(warnings=_partial_warnings(run))
     t.n_opt = sequence_n_opt(manifest) if fairest_rounds(manifest) else None
     for cell in cells:
@@ -178,6 +183,7 @@ def analyse(
         threshold=limit,
         threshold_source=source,
         analysed=run.share,
+        generic=generic,
     )
     s.ladder = skill_ladder(s)
     return s
