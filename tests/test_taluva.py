@@ -1,12 +1,11 @@
-"""Taluva through the Python face: columns, determinism, replay with the final map, the variant
-options, the built-in study and its report section."""
+"""Taluva through the Python face: its metric columns, replay with the final map, the variant
+options, the built-in study and its report section. What every game owes (columns, determinism,
+replay rows, options refused with the allowed values) is in test_games_contract.py."""
 
 from __future__ import annotations
 
 import json
-import pathlib
 
-import pyarrow as pa
 import pytest
 from helpers_runs import write_run
 
@@ -27,18 +26,12 @@ METRICS = [
     "tiles_placed",
     "eruptions",
 ]
-GAME_PAGE = pathlib.Path(__file__).resolve().parents[1] / "docs" / "games" / "taluva.md"
 
 
-def test_simulate_has_the_documented_columns():
+def test_metric_columns_count_the_buildings_and_the_tiles():
     batch = rust_core.simulate("taluva", {}, ["greedy", "random", "random"], seed=2, start=0, count=6)
     assert [c["name"] for c in rust_core.metric_columns("taluva")] == METRICS
-    assert batch.schema.names[-len(METRICS) :] == METRICS
-    documented = GAME_PAGE.read_text()
-    for name in METRICS:
-        assert f"`{name}`" in documented, name
     t = batch.to_pydict()
-    assert batch.num_rows == 18 and set(t["game"]) == {"taluva"}
     for i in range(batch.num_rows):
         assert 0 <= t["temples"][i] <= 3 and 0 <= t["towers"][i] <= 2 and 0 <= t["huts"][i] <= 20
         assert t["huts_lost"][i] <= t["huts"][i] and t["eruptions"][i] <= t["tiles_placed"][i]
@@ -49,21 +42,6 @@ def test_simulate_has_the_documented_columns():
         rows = [i for i in range(batch.num_rows) if t["game_index"][i] == g]
         assert sum(t["tiles_placed"][i] for i in rows) <= 48
         assert len({t["end_reason"][i] for i in rows}) == 1
-    assert all(batch.schema.field(name).metadata[b"description"] for name in METRICS)
-
-
-@pytest.mark.parametrize("pair_seats", [False, True])
-def test_games_depend_only_on_their_index(pair_seats):
-    agents = ["greedy", "random"]
-    whole = rust_core.simulate("taluva", {}, agents, 11, 0, 8, pair_seats=pair_seats)
-    parts = pa.Table.from_batches(
-        [
-            rust_core.simulate("taluva", {}, agents, 11, 0, 4, pair_seats=pair_seats),
-            rust_core.simulate("taluva", {}, agents, 11, 4, 4, pair_seats=pair_seats),
-        ]
-    ).combine_chunks()
-    assert pa.Table.from_batches([whole]).equals(parts)
-    assert not whole.equals(rust_core.simulate("taluva", {}, agents, 12, 0, 8, pair_seats=pair_seats))
 
 
 def test_tiles_per_player_limits_the_game():
@@ -82,16 +60,12 @@ def test_tiles_per_player_limits_the_game():
     [
         ({"tiles": 0}, "tiles"),
         ({"tiles": 13}, "tiles"),  # 4 players x 13 > 48
-        ({"tiles": "some"}, "tiles"),
-        ({"new_hut": "near"}, "new_hut"),
-        ({"expansion": "all"}, "expansion"),
-        ({"eruption_levels": "some"}, "eruption_levels"),
+        ({"tiles": 25}, "tiles"),
         ({"lost_huts": True}, "lost_huts"),
-        ({"eliminated": "last"}, "eliminated"),
-        ({"volcanoes": 2}, "volcanoes"),
+        ({"eliminated": 1}, "eliminated"),
     ],
 )
-def test_bad_options_are_refused_naming_them(variant, needle):
+def test_bad_option_values_other_than_words_are_refused_naming_them(variant, needle):
     with pytest.raises(ValueError, match=needle):
         rust_core.validate("taluva", variant, ["random"] * 4)
 
@@ -123,16 +97,11 @@ def test_each_new_switch_plays_and_the_log_has_the_deal(variant):
     assert placed == order[: len(placed)], "tiles are drawn in the logged order"
 
 
-def test_replay_ends_with_the_simulated_result_and_the_map():
+def test_replay_ends_with_the_map():
     variant = {"expansion": "connected", "new_hut": "not_adjacent"}
     agents = ["greedy", "random"]
     rows = rust_core.simulate("taluva", variant, agents, 9, 3, 1, pair_seats=True).to_pylist()
     log = rust_core.replay("taluva", variant, agents, 9, 3, pair_seats=True)
-    json.dumps(log)
-    by_player = {r["player"]: r for r in log["result"]}
-    for row in rows:
-        for key in ["score", "rank", "win", "seat", *METRICS]:
-            assert by_player[row["player"]][key] == row[key], key
     events = log["events"]
     assert events[0]["event"] == "setup" and events[0]["variant"]["expansion"] == "connected"
     placing = ("extend", "eruption")
@@ -150,19 +119,14 @@ def test_replay_ends_with_the_simulated_result_and_the_map():
     assert tokens == 3 * extends
 
 
-def test_builtin_study_is_listed_and_valid():
+def test_builtin_study_plays_all_tiles_and_12_per_player():
     study = load_study("taluva-start-player")
-    assert study.game == "taluva" and study.pair_seats
-    assert sorted({c.n_players for c in study.cells}) == [2, 3, 4]
     assert {c.agents[0].split(":")[0] for c in study.cells} == {"greedy", "mcts"}
     assert {json.dumps(c.variant, sort_keys=True) for c in study.cells} == {"{}", '{"tiles": 12}'}
     # 12 tiles per player at 4 players is all 48: one cell per line-up, its label says so
     four = [c for c in study.cells if c.n_players == 4]
     assert [c.variant for c in four] == [{}, {}] and all("(= p4-tiles_12" in c.label for c in four)
     assert len([c for c in study.cells if c.n_players == 3]) == 4
-    for cell in study.cells:
-        assert len(set(cell.agents)) == 1 and cell.games % cell.n_players == 0
-        rust_core.validate("taluva", cell.variant, list(cell.agents))
 
 
 def test_end_reason_indicators_split_the_wins():
