@@ -169,10 +169,9 @@ def _atlas_data(source: Path, studies: Any, target: Path, args: argparse.Namespa
     if dest.resolve() == source.resolve():
         return 0
     try:
-        export(source, [s.game for s in studies], dest)
-    except (ValueError, OSError) as exc:
-        note = "; run the atlas to the end for its data" if args.allow_partial else ""
-        return fail_run(f"atlas data: {exc}{note}")
+        export(source, [s.game for s in studies], dest, allow_partial=args.allow_partial)
+    except (ValueError, OSError) as exc:  # IncompleteRun is a ValueError: say how to go on
+        return fail_run(f"atlas data: {exc}; run the atlas to the end, or --allow-partial")
     print(f"atlas data: {dest}")
     return 0
 

@@ -50,19 +50,41 @@ COLUMNS = (
 VERIFY_SEED = 53
 
 
-def _cell_table(run: Path, cell_id: str, study_hash: str) -> pa.Table:
-    """Every verified row of one cell, in (game index, player) order."""
+def _cell_table(run: Path, cell_id: str, study_hash: str) -> pa.Table | None:
+    """Every verified row of one cell, in (game index, player) order (None: no games)."""
     check = rundir.check_run(run, study_hash, [cell_id])
     parts = [batches.read_table(run, rec.path) for rec in check.good if rec.cell == cell_id]
     if not parts:
-        raise ValueError(f"{run}: cell {cell_id} has no games")
+        return None
     table = pa.concat_tables(parts, promote_options="default")
     return table.sort_by([(rundir.columns.GAME_INDEX, "ascending"), (rundir.columns.PLAYER, "ascending")])
 
 
-def export(out: Path, games: Iterable[str], dest: Path) -> Path:
+def _ranges(table: pa.Table) -> list[tuple[int, int]]:
+    """The contiguous game-index ranges ``[start, end)`` a cell's rows hold."""
+    games = sorted(set(table[rundir.columns.GAME_INDEX].to_pylist()))
+    out: list[tuple[int, int]] = []
+    for g in games:
+        if out and out[-1][1] == g:
+            out[-1] = (out[-1][0], g + 1)
+        else:
+            out.append((g, g + 1))
+    return out
+
+
+def _write_cell(dest: Path, study_hash: str, cell: rundir.Cell, table: pa.Table) -> None:
+    """The cell's rows as one batch per contiguous range of games (one for a complete cell)."""
+    table = table.select(list(COLUMNS))
+    index = table[rundir.columns.GAME_INDEX]
+    for start, end in _ranges(table):
+        part = table.filter(pc.and_(pc.greater_equal(index, start), pc.less(index, end)))
+        rundir.write_batch(dest, study_hash, cell.id, start, end, cell.n_players, part, compact=True)
+
+
+def export(out: Path, games: Iterable[str], dest: Path, *, allow_partial: bool = False) -> Path:
     """Writes ``dest`` (replaced whole) from the atlas directory ``out`` (module docstring); every
-    cell must be complete (ValueError naming it otherwise). Returns ``dest``."""
+    cell must be complete (``rundir.IncompleteRun`` naming what is missing otherwise) unless
+    ``allow_partial``: then the games played so far, as the page over them was. Returns ``dest``."""
     tmp = dest.with_name(dest.name + ".tmp")
     shutil.rmtree(tmp, ignore_errors=True)
     tmp.mkdir(parents=True)
@@ -72,15 +94,14 @@ def export(out: Path, games: Iterable[str], dest: Path) -> Path:
     for game in games:
         run = out / game
         verified = rundir.verify_run(run)
-        verified.require_complete(False)
+        verified.require_complete(allow_partial)
         study = verified.manifest.study
         (tmp / game).mkdir()
         shutil.copyfile(run / rundir.MANIFEST, tmp / game / rundir.MANIFEST)
         for cell in study.cells:
-            table = _cell_table(run, cell.id, study.hash()).select(list(COLUMNS))
-            rundir.write_batch(
-                tmp / game, study.hash(), cell.id, 0, cell.games, cell.n_players, table, compact=True
-            )
+            table = _cell_table(run, cell.id, study.hash())
+            if table is not None:
+                _write_cell(tmp / game, study.hash(), cell, table)
     shutil.rmtree(dest, ignore_errors=True)
     tmp.replace(dest)
     return dest
@@ -124,9 +145,12 @@ def verify(data: Path, games: Iterable[str], n: int) -> tuple[int, list[Mismatch
         text = {p: b.decode("utf-8") for p, b in read_files(study).items()}
         for cell in study.cells:
             table = _cell_table(run, cell.id, study.hash())
+            if table is None:
+                continue
             spec = batch_spec(study, cell)
             spec = replace(spec, files=text) if text else spec
-            for i in _indices(cell.games, n, rng):
+            held = [i for a, b in _ranges(table) for i in range(a, b)]
+            for i in (held[k] for k in _indices(len(held), n, rng)):
                 replayed = spec.simulate(i, 1)
                 stored = table.filter(pc.equal(table[rundir.columns.GAME_INDEX], i))
                 why = _compare(stored, replayed)

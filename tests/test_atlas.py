@@ -382,3 +382,26 @@ def test_two_player_rows_reach_a_thousand_deals_even_when_they_cannot_settle(mon
     )
     r = atlas_round.row_round({"a": Path("a")}, {"a": {"p2-mcts": 1.0, "p3-mcts": 1.0}}, budget_s=3600.0)
     assert r.games["a"] == {"p2-mcts": atlas_round.TWO_PLAYER_DEALS * 2, "p3-mcts": 200 * 3}
+
+
+@pytest.mark.slow
+def test_an_interrupted_atlas_exports_the_games_it_holds_and_verifies_them(tiny_atlas, tmp_path):
+    import shutil
+
+    import rundir
+    from pipeline.atlas_data import export, verify
+
+    out, _ = tiny_atlas
+    runs = tmp_path / "runs"
+    shutil.copytree(out / "runs", runs)
+    game = atlas.atlas_games()[0]
+    lost = sorted((runs / game / "data").rglob("*.parquet"))[
+        len(list((runs / game / "data").rglob("*.parquet"))) // 2
+    ]
+    lost.unlink()  # a batch in the middle of a cell: its games are missing, those after it are not
+    with pytest.raises(rundir.IncompleteRun):
+        export(runs, [game], tmp_path / "data")
+    export(runs, [game], tmp_path / "data", allow_partial=True)
+    assert rundir.verify_run(tmp_path / "data" / game).share() == rundir.verify_run(runs / game).share()
+    played, bad = verify(tmp_path / "data", [game], 2)
+    assert played > 0 and not bad
