@@ -179,8 +179,12 @@ def _atlas_data(source: Path, studies: Any, target: Path, args: argparse.Namespa
 def _atlas_verify(studies: Any, source: Path, n: int) -> int:
     """Replays ``n`` games of every cell and compares them with the stored rows."""
     from pipeline.atlas_data import verify
+    from rundir import RunFormatError
 
-    played, bad = verify(source, [s.game for s in studies], n)
+    try:
+        played, bad = verify(source, [s.game for s in studies], n)
+    except (RunFormatError, ValueError) as exc:
+        return fail(f"atlas verify: {exc}; --from names an atlas page's data folder, else --out an atlas run")
     for m in bad[:20]:
         print(f"differs: {m.game} {m.cell} game {m.game_index}: {m.why[:300]}", file=sys.stderr)
     if bad:

@@ -405,3 +405,11 @@ def test_an_interrupted_atlas_exports_the_games_it_holds_and_verifies_them(tiny_
     assert rundir.verify_run(tmp_path / "data" / game).share() == rundir.verify_run(runs / game).share()
     played, bad = verify(tmp_path / "data", [game], 2)
     assert played > 0 and not bad
+
+
+def test_verify_of_a_folder_that_is_no_atlas_is_refused_in_one_line(tmp_path, capsys):
+    from balancelab_cli import main
+
+    assert main(["atlas", "--verify", "1", "--from", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "atlas verify:" in err and "no manifest.json" in err
