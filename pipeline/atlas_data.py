@@ -42,10 +42,7 @@ DATA_DIR = "data"
 #: The atlas directory's files copied as they are.
 STATE_FILES = ("costs.json", "atlas.json")
 #: The columns kept: what the atlas page is computed from.
-COLUMNS = (
-    "game", "rules_version", "game_index", "deal_index", "player", "seat", "agent", "score", "tiebreak",
-    "rank", "win", "turns", "capped", "n_players",
-)  # fmt: skip
+COLUMNS = (*rundir.columns.REQUIRED, "tiebreak", "turns", "capped")
 #: Seed of the replayed game indices.
 VERIFY_SEED = 53
 

@@ -111,7 +111,7 @@ def run_atlas(
         _record(state, study.game, "first round", man)
         _write_state(out, state)
     if how.row_round is not None and how.refine and ROUNDS not in state.get("refined", []):
-        _row_rounds(studies, dirs, plan, costs, how, state)
+        _row_rounds(studies, out, plan, costs, how, state)
         state.setdefault("refined", []).append(ROUNDS)  # ended: settled or the budget spent
         _write_state(out, state)
     return dirs
@@ -119,7 +119,7 @@ def run_atlas(
 
 def _row_rounds(
     studies: list[Study],
-    dirs: dict[str, Path],
+    out: Path,
     plan: AtlasPlan,
     costs: Mapping[str, Any],
     how: AtlasRun,
@@ -128,6 +128,7 @@ def _row_rounds(
     """Precision rounds until every row is settled or ``plan.refine_s`` is spent (counted from the
     games the directories hold beyond the first round, so an interrupted round resumes)."""
     assert how.row_round is not None
+    dirs = {s.game: out / s.game for s in studies}
     cost = {s.game: seconds_per_game(s, costs) for s in studies}
     by_game = {s.game: s for s in studies}
     while True:
@@ -138,7 +139,7 @@ def _row_rounds(
         r = how.row_round(dirs, cost, left)
         _say(how, r.line)
         state.setdefault("rounds", []).append({"line": r.line, "games": r.games})
-        _write_state(out_of(dirs), state)
+        _write_state(out, state)
         if r.settled or not r.games:
             return
         for game, grown in r.games.items():
@@ -146,12 +147,7 @@ def _row_rounds(
             cells = [replace(c, games=max(c.games, grown.get(c.id, 0))) for c in study.cells]
             man = run_study(replace(study, cells=cells), dirs[game], **how.options)
             _record(state, game, "precision round", man)
-            _write_state(out_of(dirs), state)
-
-
-def out_of(dirs: dict[str, Path]) -> Path:
-    """The atlas directory (every game's run directory is one of its children)."""
-    return next(iter(dirs.values())).parent
+            _write_state(out, state)
 
 
 def _say(how: AtlasRun, line: str) -> None:
