@@ -3,6 +3,12 @@
 Only batch files that pass validation (their recorded content hash) are read; a run lacking
 games, or holding files that failed validation, is refused unless ``allow_partial``; the
 ``(cell, game_index, player)`` keys are always checked for duplicates.
+
+A run continued from an atlas data folder (``balancelab atlas --out`` on a copy of
+``reports/atlas/data``) holds batch files of two forms: the data folder's compact ones (the
+generic columns only) and the full ones played since. Its files are read with the union of their
+columns, a column missing from a file reads as null there, and :attr:`Run.partial_columns` names
+those columns (the analysis then leaves out the game's own tables: :func:`analysis.study.analyse`).
 """
 
 from __future__ import annotations
@@ -44,14 +50,29 @@ class Run:
         """(games analysed, games planned)."""
         return self.verified.share()
 
+    @property
+    def partial_columns(self) -> list[str]:
+        """Columns some verified batch files hold and others lack (empty for a run of one form)."""
+        schemas = [set(pl.read_parquet_schema(f)) for f in self.verified.paths(None)]
+        return sorted(set().union(*schemas) - set.intersection(*schemas)) if schemas else []
+
     def scan(self, cell_id: str | None = None) -> pl.LazyFrame:
-        """A lazy frame over the verified files (of one cell), with the ``cell`` column."""
+        """A lazy frame over the verified files (of one cell), with the ``cell`` column; files
+        of different columns are read with the union of their columns (nulls where missing)."""
         files = self.verified.paths(cell_id)
         if not files:
             where = f"cell {cell_id} of " if cell_id else ""
             raise FileNotFoundError(f"no verified batch files in {where}{self.run_dir}")
+        schema: dict[str, Any] = {}
+        for f in files:
+            for name, dtype in pl.read_parquet_schema(f).items():
+                schema.setdefault(name, dtype)
         return pl.scan_parquet(
-            [str(f) for f in files], hive_partitioning=True, hive_schema={col.CELL: pl.String}
+            [str(f) for f in files],
+            schema=schema,
+            missing_columns="insert",
+            hive_partitioning=True,
+            hive_schema={col.CELL: pl.String},
         )
 
     def cell_rows(self, cell_id: str, cols: list[str] | None = None) -> pl.DataFrame:

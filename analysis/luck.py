@@ -50,10 +50,18 @@ class LuckRow:
 
 
 def _row(cell: str, rows: pl.DataFrame, paired: bool) -> LuckRow | None:
+    """The cell's row over the units (deals or games) whose every game recorded its luck (a run
+    continued from an atlas data folder holds games without it)."""
     n = int(rows["seat"].max()) + 1  # type: ignore[arg-type]
     start = rows.filter(pl.col("seat") == 0)
-    per = start.group_by(unit_col(paired)).agg(
-        pl.col("win").mean().alias("raw"), (pl.col("win") - pl.col("luck")).mean().alias("corrected")
+    per = (
+        start.group_by(unit_col(paired))
+        .agg(
+            pl.col("win").mean().alias("raw"),
+            (pl.col("win") - pl.col("luck")).mean().alias("corrected"),
+            pl.col("luck").null_count().alias("unmeasured"),
+        )
+        .filter(pl.col("unmeasured") == 0)
     )
     raw = per["raw"].to_numpy() - 1 / n
     corrected = per["corrected"].to_numpy() - 1 / n

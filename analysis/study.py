@@ -161,8 +161,10 @@ def analyse(
     cells = list(study["cells"])
     ladder = [str(a) for a in study.get("ladder") or []]
     steps = ladder_steps(cells, ladder) | ladder_checks(cells, ladder)
+    mixed = run.partial_columns
+    generic = generic or bool(mixed)  # the game's own tables need their columns in every game
     game = NO_SECTION if generic else section(study.get("game"))
-    t = _CellTables(warnings=_partial_warnings(run))
+    t = _CellTables(warnings=_partial_warnings(run) + _mixed_warning(mixed))
     t.n_opt = sequence_n_opt(manifest) if fairest_rounds(manifest) else None
     for cell in cells:
         t.add(run, cell, paired, limit, game, steps)
@@ -277,6 +279,17 @@ def _pairs(
                 continue
             out.append((a, b))
     return out
+
+
+def _mixed_warning(mixed: list[str]) -> list[str]:
+    """For a run whose batch files differ in their columns (continued from an atlas data folder)."""
+    if not mixed:
+        return []
+    return [
+        f"Some games were kept in compact form (an atlas data folder, continued): {', '.join(mixed)} "
+        "recorded only in the games played since; the game's own tables are left out, and the luck (if "
+        "recorded) is read over the deals that recorded it."
+    ]
 
 
 def _partial_warnings(run: Run) -> list[str]:

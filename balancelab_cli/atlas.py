@@ -56,6 +56,13 @@ def _add_plan_options(atlas: Any) -> None:
         default=1.0,
         help="budget of the whole atlas in core-hours, calibration included (default: 1)",
     )
+    atlas.add_argument(
+        "--more-core-hours",
+        type=checked(float, lambda v: 0 <= v <= 1e6, "a number of core-hours, 0 or more"),
+        default=0.0,
+        help="core-hours more for the precision rounds only (the first rounds stay as --core-hours plans "
+        "them): grows the unsettled rows of an atlas whose budget is spent (default: 0)",
+    )
     atlas.add_argument("--plan", action="store_true", help="print the plan and its cost; play nothing")
     atlas.add_argument(
         "--first-round-only",
@@ -111,7 +118,7 @@ def cmd_atlas(args: argparse.Namespace) -> int:
         if args.report_only or args.from_dir is not None:
             return _atlas_pages(studies, args, read_costs((args.from_dir or args.out) / COSTS))
         costs = calibrate(studies, args.out, quiet=args.quiet or args.plan)
-        plan = plan_atlas(studies, costs, args.core_hours * 3600)
+        plan = plan_atlas(studies, costs, args.core_hours * 3600, args.more_core_hours * 3600)
     except (AtlasError, study_mod.StudyError) as exc:
         return fail(str(exc))
     if args.plan or not args.quiet:

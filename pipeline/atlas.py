@@ -10,7 +10,9 @@ of self-play, its rungs given as data in ``pipeline/studies/atlas-<game>.toml``)
   in ``OUT/costs.json`` and reused while the rules and agent versions are unchanged;
 * :func:`plan_atlas`: every cell's games within a core-hours budget (deterministic for the same
   costs and budget), leaving :data:`REFINE_SHARE` for the precision rounds, which the caller's
-  ``row_round`` (``analysis.atlas_round``) spends on the unsettled rows cheapest to settle.
+  ``row_round`` (``analysis.atlas_round``) spends on the unsettled rows cheapest to settle;
+  ``more_s`` (``--more-core-hours``) adds to the precision rounds only, the first rounds unchanged,
+  so an atlas whose budget is spent (or a copy of its data folder) grows its unsettled rows further.
 
 The sizing rule (units are deals: every deal is played once per seat rotation):
 
@@ -212,6 +214,9 @@ class AtlasPlan:
     budget_s: float
     calibration_s: float
     games: tuple[GamePlan, ...]
+    #: Core-seconds added to the precision rounds only (``--more-core-hours``): the first rounds
+    #: stay as planned from ``budget_s``, so a finished atlas can grow its unsettled rows further.
+    more_s: float = 0.0
 
     @property
     def first_round_s(self) -> float:
@@ -219,17 +224,19 @@ class AtlasPlan:
 
     @property
     def refine_s(self) -> float:
-        return max(self.budget_s - self.calibration_s - self.first_round_s, 0.0)
+        return max(self.budget_s - self.calibration_s - self.first_round_s, 0.0) + self.more_s
 
     def game(self, name: str) -> GamePlan:
         return next(g for g in self.games if g.game == name)
 
     def to_dict(self) -> dict[str, Any]:
+        more = {"more_s": self.more_s} if self.more_s else {}  # absent at 0: older atlas.json files match
         return {
             "budget_s": self.budget_s,
             "calibration_s": self.calibration_s,
             "first_round_s": self.first_round_s,
             "refine_s": self.refine_s,
+            **more,
             "games": [asdict(g) for g in self.games],
         }
 
@@ -281,9 +288,12 @@ def _water_fill(qs: list[_Question], budget: float) -> None:
             break
 
 
-def plan_atlas(studies: list[Study], costs: Mapping[str, Mapping[str, float]], budget_s: float) -> AtlasPlan:
-    """Every cell's first-round games within ``budget_s`` core-seconds (module docstring);
-    AtlasError naming ``--core-hours`` when even the smallest atlas does not fit."""
+def plan_atlas(
+    studies: list[Study], costs: Mapping[str, Mapping[str, float]], budget_s: float, more_s: float = 0.0
+) -> AtlasPlan:
+    """Every cell's first-round games within ``budget_s`` core-seconds (module docstring), and
+    ``more_s`` more for the precision rounds only; AtlasError naming ``--core-hours`` when even the
+    smallest atlas does not fit."""
     cost = {s.game: seconds_per_game(s, costs) for s in studies}
     calib = calibration_seconds(costs, studies)
     avail = budget_s - calib
@@ -312,7 +322,7 @@ def plan_atlas(studies: list[Study], costs: Mapping[str, Mapping[str, float]], b
     _water_fill(qs, max(left, 0.0))
     deals = {(q.game, q.n_players): max(MIN_DEALS, math.floor(q.deals)) for q in qs}
     games = tuple(_game_plan(s, cost[s.game], deals, base) for s in studies)
-    return AtlasPlan(budget_s, calib, games)
+    return AtlasPlan(budget_s, calib, games, more_s)
 
 
 def _step_floor(studies: list[Study], cost: dict[str, dict[str, float]]) -> float:
@@ -354,7 +364,9 @@ def format_plan(plan: AtlasPlan) -> str:
             )
         lines.append(f"{g.game:<10} {'(first round)':<38} {'':<5} {'':>7} {'':>8} {g.seconds:>8.0f}")
     lines.append(
-        f"budget {plan.budget_s / 3600:.2f} core-hours: calibration {plan.calibration_s / 3600:.3f}, "
-        f"first round {plan.first_round_s / 3600:.2f}, precision rounds up to {plan.refine_s / 3600:.2f}"
+        f"budget {(plan.budget_s + plan.more_s) / 3600:.2f} core-hours: calibration "
+        f"{plan.calibration_s / 3600:.3f}, first round {plan.first_round_s / 3600:.2f}, "
+        f"precision rounds up to {plan.refine_s / 3600:.2f}"
+        + (f" ({plan.more_s / 3600:.2f} of them --more-core-hours)" if plan.more_s else "")
     )
     return "\n".join(lines)

@@ -431,6 +431,16 @@ def _rounds_words(state: Mapping[str, Any]) -> str:
     )
 
 
+def _budget_hours(plan: Mapping[str, Any]) -> str:
+    """The planned budget, with what ``--more-core-hours`` added to the precision rounds."""
+    base, more = float(plan.get("budget_s", 0.0)) / 3600, float(plan.get("more_s", 0.0)) / 3600
+    return (
+        f"{base + more:.2f} ({base:.2f} planned, {more:.2f} more for the precision rounds)"
+        if more
+        else f"{base:.2f}"
+    )
+
+
 def _provenance(
     doc: Doc, games: list[GameAtlas], state: Mapping[str, Any], cost: Mapping[str, Mapping[str, float]]
 ) -> None:
@@ -439,7 +449,7 @@ def _provenance(
     plan = state.get("plan", {})
     held = _held(games, cost)
     doc.para(
-        f"Budget {float(plan.get('budget_s', 0.0)) / 3600:.2f} core-hours. The games on disk cost "
+        f"Budget {_budget_hours(plan)} core-hours. The games on disk cost "
         f"{(held + calib) / 3600:.2f} core-hours at their measured cost per game ({calib / 3600:.3f} of them "
         f"calibrating: a short batch per cell, CPU time through the engine); the invocations recorded in "
         f"atlas.json measured {cpu / 3600:.2f} core-hours of CPU and {wall / 3600:.2f} of task time (wall "
