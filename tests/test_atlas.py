@@ -57,6 +57,45 @@ def test_the_plan_fits_the_budget_is_deterministic_and_grows_with_it():
     )
 
 
+def test_more_core_hours_grow_the_precision_rounds_only():
+    studies = atlas.atlas_studies()
+    costs = _fake_costs(studies)
+    plan = atlas.plan_atlas(studies, costs, 1.0 * 3600)
+    more = atlas.plan_atlas(studies, costs, 1.0 * 3600, more_s=1800.0)
+    assert more.games == plan.games  # the first rounds as planned from --core-hours
+    assert more.refine_s == pytest.approx(plan.refine_s + 1800.0)
+    assert "more_s" not in plan.to_dict() and more.to_dict()["more_s"] == 1800.0  # older atlas.json match
+    assert "0.50 of them --more-core-hours" in atlas.format_plan(more)
+
+
+def test_luck_is_read_over_the_deals_that_recorded_it():
+    import polars as pl
+
+    from analysis.luck import _row
+
+    rng = __import__("numpy").random.default_rng(5)
+    deals, n = 40, 2
+    rows = pl.DataFrame(
+        {
+            "deal_index": [d for d in range(deals) for _ in range(n * n)],
+            "seat": [s for _ in range(deals) for _ in range(n) for s in range(n)],
+            "win": rng.integers(0, 2, deals * n * n).astype(float),
+            "luck": rng.normal(0, 0.2, deals * n * n),
+        }
+    )
+    full = _row("c", rows, paired=True)
+    # the first 10 deals kept in compact form (no luck): only the 30 others are read
+    part = rows.with_columns(
+        pl.when(pl.col("deal_index") < 10).then(None).otherwise(pl.col("luck")).alias("luck")
+    )
+    row = _row("c", part, paired=True)
+    assert full is not None and row is not None
+    assert full.units == deals and row.units == deals - 10
+    assert row.raw.estimate == pytest.approx(
+        _row("c", rows.filter(pl.col("deal_index") >= 10), True).raw.estimate
+    )
+
+
 def test_the_two_player_rows_reach_the_target_first():
     studies = atlas.atlas_studies()
     plan = atlas.plan_atlas(studies, _fake_costs(studies), 8 * 3600)
@@ -405,6 +444,35 @@ def test_an_interrupted_atlas_exports_the_games_it_holds_and_verifies_them(tiny_
     assert rundir.verify_run(tmp_path / "data" / game).share() == rundir.verify_run(runs / game).share()
     played, bad = verify(tmp_path / "data", [game], 2)
     assert played > 0 and not bad
+
+
+@pytest.mark.slow
+def test_an_atlas_continues_from_a_copy_of_its_data_with_more_core_hours(tiny_atlas, tmp_path):
+    import shutil
+
+    import rundir
+
+    out, _ = tiny_atlas
+    runs = tmp_path / "runs"
+    shutil.copytree(out / "page" / "data", runs)  # the compact data: the page's columns only
+    before = {g: rundir.verify_run(runs / g).share()[0] for g in atlas.atlas_games()}
+    args = ("--core-hours", "0.004", "--more-core-hours", "0.003", "--out", str(runs), "--quiet")
+    done = _atlas(*args, "--report-dir", str(tmp_path / "page"))
+    assert done.returncode == 0, done.stderr
+    state = json.loads((runs / "atlas.json").read_text())
+    assert state["plan"]["more_s"] == pytest.approx(0.003 * 3600) and state["rounds"]
+    after = {g: rundir.verify_run(runs / g).share()[0] for g in atlas.atlas_games()}
+    grown = [g for g in after if after[g] > before[g]]
+    assert grown and all(after[g] >= before[g] for g in after)
+    sub = (tmp_path / "page" / grown[0] / "report.md").read_text()  # compact + full games: generic
+    assert "kept in compact form" in sub
+    md = (tmp_path / "page" / "report.md").read_text()
+    assert "more for the precision rounds)" in md  # the budget says what was added
+    again = _atlas(
+        "--from", str(tmp_path / "page" / "data"), "--report-dir", str(tmp_path / "again"), "--quiet"
+    )
+    assert again.returncode == 0, again.stderr
+    assert (tmp_path / "again" / "report.md").read_text() == md  # its data re-derives the page
 
 
 def test_verify_of_a_folder_that_is_no_atlas_is_refused_in_one_line(tmp_path, capsys):
