@@ -36,6 +36,7 @@ def titania_run(seed: int) -> str:
 #: module -> (values of its placeholders, tiny-size options)
 TINY: dict[str, tuple[dict[str, str], list[str]]] = {
     "bench.engine": ({}, ["--seconds", "0.01", "--repeats", "1"]),
+    "bench.limit": ({}, ["--seconds", "0.01", "--repeats", "1", "--only", "coin", "--profile", "fast"]),
     "bench.agents": (
         {},
         [

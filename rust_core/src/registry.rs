@@ -2,6 +2,7 @@
 
 use crate::agents::timed::Clock;
 use crate::agents::AgentSpec;
+use crate::batch::bare::{BareAgent, Totals};
 use crate::batch::{self, BatchSpec, Columns, Positions};
 use crate::error::Result;
 use crate::game::{Game, Record};
@@ -147,6 +148,17 @@ pub fn validate(game: &str, variant: &Value, files: &Files, agents: &[String]) -
 /// Plays games `start .. start + count` of `spec` (see [`batch::simulate`]).
 pub fn simulate(game: &str, spec: &BatchSpec, start: u64, count: u64) -> Result<Columns> {
     with_game!(game, G => batch::simulate::<G>(spec, start, count))
+}
+
+/// Plays games `start .. start + count` of the bare reference loop ([`batch::bare`]): `game`'s
+/// default rules, `players` players, `agent` in every seat, the games `simulate` plays with
+/// `seed` and that line-up.
+pub fn bare(game: &str, players: usize, agent: BareAgent, seed: u64, start: u64, count: u64) -> Result<Totals> {
+    with_game!(game, G => {
+        let line_up = vec![agent.name().to_string(); players];
+        let setup = batch::Setup::<G>::new(&Value::Object(Default::default()), &line_up, &Files::default())?;
+        Ok(batch::bare::play::<G>(&setup.variant, players, agent, seed, start, count))
+    })
 }
 
 /// Plays games `start .. start + count` of `spec` and times each agent's decisions (see

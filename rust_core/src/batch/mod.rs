@@ -21,6 +21,8 @@
 //! the one the runner records, with the earlier players' choices applied: the view hides
 //! them, and the search samples them as it samples any pending choice.)
 
+pub mod bare;
+
 use crate::agents::timed::{Clock, Timed};
 use crate::agents::Agent;
 use crate::agents::AgentSpec;
