@@ -16,6 +16,11 @@ SEAT = "seat"
 AGENT = "agent"
 N_PLAYERS = "n_players"
 CELL = "cell"
+#: The points of the seat's score handicap in ``score`` (0 without one): ``score - handicap`` is the
+#: game's own score. Not in :data:`REQUIRED`: runs written before it lack it (and, resumed since,
+#: read it as null in their older files), so readers fall back to the cell's variant
+#: (``analysis.stats.ranking.raw_scores``).
+HANDICAP = "handicap"
 
 #: Present in every batch file, whatever the game.
 REQUIRED = (

@@ -36,6 +36,7 @@ COMMON = [
     "seat",
     "agent",
     "score",
+    "handicap",
     "tiebreak",
     "rank",
     "win",
@@ -169,7 +170,7 @@ def test_a_replay_ends_in_the_simulated_rows(game, variant, pair_seats):
     assert sorted(by_player) == sorted(r["player"] for r in rows)
     metrics = [c["name"] for c in rust_core.metric_columns(game)]
     for row in rows:
-        for key in ["score", "tiebreak", "rank", "win", "seat", *metrics]:
+        for key in ["score", "handicap", "tiebreak", "rank", "win", "seat", *metrics]:
             assert by_player[row["player"]][key] == row[key], key
 
 

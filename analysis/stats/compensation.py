@@ -1,15 +1,16 @@
 """Compensation in points: the per-seat score handicap that equalises the seats' win shares.
 
-From the recorded final scores and tie-break keys of a cell, the win share of every seat under a
+From the raw final scores (the ``score`` column minus the ``handicap`` column:
+:func:`.ranking.raw_scores`) and tie-break keys of a cell, the win share of every seat under a
 handicap ``h`` (points added to each turn-order seat's score) is recomputed game by game as the
-game ranks: the highest handicapped score wins, equal handicapped scores fall to the recorded
-tie-break, players equal in both share the win. A seat's win share only grows with its own
-handicap, so the fair handicap of a seat is where its share crosses ``1/n``: found by bisection
-over whole points and read between the two whole points around the crossing by linear
-interpolation (so 1.4 means "between 1 and 2, nearer 1"); with 3+ players a fractional handicap
-of the other seats is read the same way (multilinear interpolation between whole points). The
-start player's handicap is 0; with 3+ players the seats are solved in turn until no handicap
-moves (Gauss–Seidel).
+game ranks (:func:`.ranking.rank_seats`, the engine's rule): the highest handicapped score wins,
+equal handicapped scores fall to the recorded tie-break, players equal in both share the win. A
+seat's win share only grows with its own handicap, so the fair handicap of a seat is where its
+share crosses ``1/n``: found by bisection over whole points and read between the two whole points
+around the crossing by linear interpolation (so 1.4 means "between 1 and 2, nearer 1"); with 3+
+players a fractional handicap of the other seats is read the same way (multilinear interpolation
+between whole points). The start player's handicap is 0; with 3+ players the seats are solved in
+turn until no handicap moves (Gauss–Seidel).
 
 The interval is a deal-level bootstrap (:func:`scipy.stats.bootstrap`, percentile method): deals
 (with paired seats, the games sharing a deal; else games) are resampled with replacement, as
@@ -28,6 +29,7 @@ import polars as pl
 from scipy.stats import bootstrap
 
 from .intervals import ALPHA
+from .ranking import rank_seats, raw_scores
 
 __all__ = [
     "NO_TIEBREAK",
@@ -90,14 +92,13 @@ class Compensation:
 
 
 def outcomes(rows: pl.DataFrame, handicap: list[int] | None = None, *, paired: bool) -> Outcomes:
-    """The games of a cell's rows; ``handicap`` (the cell's, by seat) is taken off the scores."""
+    """The games of a cell's rows, their scores raw (:func:`.ranking.raw_scores`: the rows'
+    ``handicap`` taken off; ``handicap``, the cell's by seat, for rows of a run that predates it)."""
     n = int(rows["seat"].max()) + 1  # type: ignore[arg-type]
     if "tiebreak" not in rows.columns:  # never read as 0: ties would rank unlike the game ranks them
         raise ValueError(NO_TIEBREAK)
-    r = rows.select("game_index", "deal_index", "seat", "score", "tiebreak")
-    if handicap:
-        r = r.with_columns(pl.col("score") - pl.col("seat").replace_strict(list(range(n)), handicap))
-    r = r.sort("game_index", "seat")
+    r = rows.with_columns(raw_scores(rows, handicap))
+    r = r.select("game_index", "deal_index", "seat", "score", "tiebreak").sort("game_index", "seat")
     games = r.height // n
     scores = r["score"].to_numpy().reshape(games, n).astype(float)
     ties = r["tiebreak"].to_numpy().reshape(games, n).astype(float)
@@ -107,12 +108,9 @@ def outcomes(rows: pl.DataFrame, handicap: list[int] | None = None, *, paired: b
 
 
 def win_shares(scores: np.ndarray, tiebreaks: np.ndarray, handicap: np.ndarray) -> np.ndarray:
-    """Games x seats win shares under ``handicap`` (points by seat), ranked as the game ranks."""
-    adjusted = scores + handicap[None, :]
-    top = adjusted == adjusted.max(axis=1, keepdims=True)
-    keys = np.where(top, tiebreaks, -np.inf)
-    win = top & (keys == keys.max(axis=1, keepdims=True))
-    return win / win.sum(axis=1, keepdims=True)
+    """Games x seats win shares of raw ``scores`` under ``handicap`` (points by seat), ranked as the
+    game ranks (:func:`.ranking.rank_seats`)."""
+    return rank_seats(scores, tiebreaks, handicap).wins
 
 
 def _sorted_corner(o: Outcomes, trial: np.ndarray, seat: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -13,6 +13,8 @@
 //!   choice in a simultaneous decision;
 //! * `replay` equals `simulate`; results do not depend on how games are split into
 //!   batches; ranks, win shares and tie-breaks are consistent with the scores;
+//! * under a score handicap each row holds its seat's points (`handicap`), `score - handicap`
+//!   is the game's own score, and ranks and wins are those of `score` with the tie-break;
 //! * `mcts` and `xmcts` agents that keep their trees between decisions play only legal actions;
 //! * [`crate::game::Evaluate::features`] read only what their player knows (equal on a
 //!   determinized copy and whatever another player's pending choice), the positions of
@@ -54,6 +56,7 @@ pub fn check<G: Engine>() {
     }
     determinize_samples::<G>();
     batches_and_replays::<G>();
+    handicap_is_data::<G>();
     positions_are_batch_independent::<G>();
     kept_trees_play_legal_moves::<G>();
     luck_leaves_play_unchanged::<G>();
@@ -332,6 +335,7 @@ fn batches_and_replays<G: Engine>() {
                     .expect("the replayed game is in the batch");
                 assert_eq!(log["capped"], json!(whole.capped[i] == 1), "{}: replay != simulate (capped)", G::NAME);
                 assert_eq!(row["score"], json!(whole.score[i]), "{}: replay != simulate", G::NAME);
+                assert_eq!(row["handicap"], json!(whole.handicap[i]), "{}: replay != simulate (handicap)", G::NAME);
                 assert_eq!(row["rank"], json!(whole.rank[i]), "{}: replay != simulate", G::NAME);
                 assert_eq!(row["win"], json!(whole.win[i]), "{}: replay != simulate", G::NAME);
                 for (spec, col) in G::metric_specs().iter().zip(&whole.metrics) {
@@ -339,6 +343,36 @@ fn batches_and_replays<G: Engine>() {
                 }
             }
         }
+    }
+}
+
+/// Under a handicap every row holds its seat's points in `handicap` (and a replay says the
+/// same), `score - handicap` is the score the game gave (`greedy` and `random` do not play to a
+/// handicap, so the games are the unhandicapped ones), and ranks and wins are those of `score`
+/// with the tie-break ([`crate::game::ranks_and_wins`]); without one, `handicap` is 0.
+fn handicap_is_data<G: Engine>() {
+    let files = Files::new();
+    let n = G::MIN_PLAYERS;
+    let agents: Vec<String> = (0..n).map(|i| if i == 0 { "greedy" } else { "random" }.to_string()).collect();
+    let points: Vec<i64> = (0..n as i64).map(|s| if s % 2 == 1 { s } else { -s }).collect();
+    let spec = |variant: Value| crate::batch::BatchSpec::new(&variant, &files, &agents, 11, true);
+    let plain = batch::simulate::<G>(&spec(json!({})), 0, 4).expect("simulate");
+    let h = batch::simulate::<G>(&spec(json!({ "handicap": points })), 0, 4).expect("simulate");
+    assert!(plain.handicap.iter().all(|p| *p == 0), "{}: a handicap without one", G::NAME);
+    for i in 0..h.score.len() {
+        assert_eq!(h.handicap[i], points[h.seat[i] as usize], "{}: row {i}: not its seat's handicap", G::NAME);
+        assert_eq!(h.score[i] - h.handicap[i], plain.score[i], "{}: row {i}: score - handicap", G::NAME);
+    }
+    for game in h.score.chunks(n).zip(h.tiebreak.chunks(n)).zip(h.rank.chunks(n).zip(h.win.chunks(n))) {
+        let ((score, tiebreak), (rank, win)) = game;
+        let (ranks, wins) = crate::game::ranks_and_wins(score, tiebreak);
+        assert_eq!(ranks.iter().map(|r| *r as i32).collect::<Vec<_>>(), rank, "{}: ranks", G::NAME);
+        assert_eq!(wins, win, "{}: win shares", G::NAME);
+    }
+    let log = batch::replay::<G>(&spec(json!({ "handicap": points })), 3).expect("replay");
+    for row in log["result"].as_array().expect("rows") {
+        let seat = row["seat"].as_u64().expect("a seat") as usize;
+        assert_eq!(row["handicap"], json!(points[seat]), "{}: replay handicap", G::NAME);
     }
 }
 

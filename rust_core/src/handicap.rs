@@ -112,6 +112,7 @@ mod tests {
         for i in 0..base.score.len() {
             let s = base.seat[i] as usize;
             assert_eq!(h.score[i], base.score[i] + 2 * s as i64, "score plus the seat's points");
+            assert_eq!((base.handicap[i], h.handicap[i]), (0, 2 * s as i64), "the seat's points as data");
             if s == 0 {
                 let other = i ^ 1; // two rows per game
                 let margin = base.score[i] - base.score[other];

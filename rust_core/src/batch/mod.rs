@@ -45,6 +45,8 @@ pub struct Columns {
     pub agent: Vec<u32>,
     /// Final score plus the seat's handicap (the score that ranks).
     pub score: Vec<i64>,
+    /// The seat's handicap (points in `score`; 0 without one): `score - handicap` is the raw score.
+    pub handicap: Vec<i64>,
     /// The game's tie-break key (compared only between equal scores).
     pub tiebreak: Vec<i64>,
     pub rank: Vec<i32>,
@@ -344,6 +346,7 @@ fn play_batch<G: Engine>(
             c.seat.push(state.seat(q) as i32);
             c.agent.push(who[q] as u32);
             c.score.push(scores[q]);
+            c.handicap.push(setup.handicap.points(state.seat(q)));
             c.tiebreak.push(tiebreaks[q]);
             c.rank.push(ranks[q] as i32);
             c.win.push(wins[q]);
@@ -444,7 +447,8 @@ pub fn replay<G: Engine>(spec: &BatchSpec, index: u64) -> Result<Value> {
             state.metrics(q, &mut metrics);
             let mut row = json!({
                 "player": who[q], "agent": agents[who[q]], "position": q, "seat": state.seat(q),
-                "score": scores[q], "tiebreak": tiebreaks[q], "rank": ranks[q], "win": wins[q],
+                "score": scores[q], "handicap": setup.handicap.points(state.seat(q)),
+                "tiebreak": tiebreaks[q], "rank": ranks[q], "win": wins[q],
             });
             for (spec, v) in G::metric_specs().iter().zip(&metrics) {
                 row[spec.name] = json!(v);
