@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["describe", "iterations", "ladder_key", "lineup_name"]
+__all__ = ["describe", "iterations", "ladder_key"]
 
 _FAMILY = {"random": 0, "greedy": 1, "mcts": 2}
 
@@ -29,11 +29,6 @@ def ladder_key(spec: str) -> tuple[int, int, str]:
     name = spec.split(":", 1)[0]
     m = re.search(r"iters=(\d+)", spec)
     return (_FAMILY.get(name, 3), int(m.group(1)) if m else 0, spec)
-
-
-def lineup_name(agents: list[str] | tuple[str, ...]) -> str:
-    """``greedy`` when every seat has the same agent, else ``greedy vs random``."""
-    return agents[0] if len(set(agents)) == 1 else " vs ".join(agents)
 
 
 def _budget(spec: str) -> str:

@@ -336,7 +336,7 @@ def game_atlas(run_dir: pathlib.Path | str, cost: Mapping[str, float] | None = N
         scope,
         done,
         s.threshold,
-        s.manifest.get("git_commit"),
+        s.manifest.git_commit,
         notes,
         {c.id: int(s.advantage_row(c.id)["games"]) for c in s.info if c.id in s.rows},
     )

@@ -7,6 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from rundir import Manifest
+
 from .model import StudyAnalysis
 
 __all__ = ["DataFile"]
@@ -23,15 +25,14 @@ class DataFile:
     builtin: str
     own: str
 
-    def used(self, manifest: dict[str, Any]) -> list[dict[str, Any]]:
+    def used(self, manifest: Manifest) -> list[dict[str, Any]]:
         """The files of a run: ``source`` (``"built-in"`` or the file's path), ``sha256`` (as
         recorded in the manifest; ``None`` for the built-in file) and ``cells`` (ids)."""
-        study = manifest["study"]
-        files = study.get("files", {})
+        files = manifest.study.files
         found: dict[str | None, list[str]] = {}
-        for cell in study["cells"]:
-            path = (cell.get("variant") or {}).get(self.option)
-            found.setdefault(path, []).append(str(cell["id"]))
+        for cell in manifest.study.cells:
+            path = cell.variant.get(self.option)
+            found.setdefault(path, []).append(cell.id)
         return [
             {"source": path or "built-in", "sha256": files.get(path) if path else None, "cells": cells}
             for path, cells in found.items()
@@ -47,7 +48,7 @@ class DataFile:
     def lines(self, s: StudyAnalysis) -> list[tuple[str, str]]:
         """(field, text) per file; the field names the cells when the study used several."""
         found = self.used(s.manifest)
-        version = s.manifest.get("versions", {}).get("rust_core")
+        version = s.manifest.versions.get("rust_core")
         return [
             (
                 self.noun if len(found) == 1 else f"{self.noun} of {', '.join(f['cells'])}",

@@ -35,6 +35,8 @@ from typing import Any
 
 import polars as pl
 
+from rundir import Manifest
+
 from .claims import Interval, SweepClaim, sweep_sentence
 from .fairness import sweeps_of
 from .load import open_run
@@ -77,21 +79,20 @@ def _secondary(r: pl.DataFrame) -> dict[str, float]:
     }
 
 
-def fairest_rounds(manifest: dict[str, Any]) -> list[dict[str, Any]]:
+def fairest_rounds(manifest: Manifest) -> list[dict[str, Any]]:
     """The race's records (``precision_rounds[].fairest``), oldest first; empty for any other run."""
-    return [r["fairest"] for r in manifest.get("precision_rounds") or [] if "fairest" in r]
+    return [r["fairest"] for r in manifest.precision_rounds if "fairest" in r]
 
 
-def sequence_n_opt(manifest: dict[str, Any], max_games: int | None = None) -> float:
+def sequence_n_opt(manifest: Manifest, max_games: int | None = None) -> float:
     """The units a confidence sequence is tuned to: the race's game cap (as recorded, else the largest
     cell's games) in deals with paired seats, else in games. Any value gives valid intervals; it only
     decides where they are narrowest."""
-    study = manifest["study"]
+    study = manifest.study
     rounds = fairest_rounds(manifest)
     recorded = rounds[-1].get("max_games") if rounds else None
-    cap = max_games or recorded or max(int(c["games"]) for c in study["cells"])
-    paired = bool(study.get("pair_seats", False))
-    return cap / max(int(c["n_players"]) for c in study["cells"]) if paired else float(cap)
+    cap = max_games or recorded or max(c.games for c in study.cells)
+    return cap / max(c.n_players for c in study.cells) if study.pair_seats else float(cap)
 
 
 def candidate(
@@ -113,12 +114,12 @@ def candidates(
     tuned to the cap's units: the race looks after every round), practical class, near/far,
     secondary."""
     run = open_run(run_dir)
-    study = run.manifest["study"]
-    paired = bool(study.get("pair_seats", False))
+    study = run.manifest.study
+    paired = study.pair_seats
     n_opt = sequence_n_opt(run.manifest, max_games)
     rows: dict[str, pl.DataFrame] = {}
     out = []
-    for info in cell_infos(list(study["cells"])):
+    for info in cell_infos(study.cells):
         rows[info.id] = run.cell_rows(info.id)
         out.append(candidate(info.id, info.name, rows[info.id], paired, n_opt, threshold))
     return out, rows, paired
@@ -233,17 +234,16 @@ def _sweep(
 def race_words(
     cands: list[dict[str, Any]],
     rows: dict[str, pl.DataFrame],
-    manifest: dict[str, Any],
+    manifest: Manifest,
     threshold: float,
 ) -> tuple[str, dict[str, Any] | None]:
     """The race's line (official setting, fairest, the others, games spent, a sweep's range) and the
     crossing record, from candidates already marked by :func:`race`."""
-    study = manifest["study"]
-    paired = bool(study.get("pair_seats", False))
-    fit, crossing = _sweep(cands, rows, cell_infos(list(study["cells"])), paired, threshold)
+    study = manifest.study
+    fit, crossing = _sweep(cands, rows, cell_infos(study.cells), study.pair_seats, threshold)
     spent = sum(c["games"] for c in cands)
     best = min((c for c in cands if c["status"] == "in"), key=lambda c: (c["far"], c["near"]))
-    official = _official_words(cands, best, study.get("official"), rows, paired)
+    official = _official_words(cands, best, study.official, rows, study.pair_seats)
     return _line(cands, fit, spent, official), crossing
 
 
@@ -264,17 +264,16 @@ def fairest_round(run_dir: pathlib.Path, *, threshold: float, max_games: int) ->
 
 
 def race_again(
-    manifest: dict[str, Any], rows: dict[str, pl.DataFrame], threshold: float
+    manifest: Manifest, rows: dict[str, pl.DataFrame], threshold: float
 ) -> tuple[list[dict[str, Any]], str]:
     """For a report: the race's last state recomputed from the games on disk (every interval a
     confidence sequence, whatever the recorded round printed): the candidates marked in/out, and
     the line."""
-    study = manifest["study"]
-    paired = bool(study.get("pair_seats", False))
+    paired = manifest.study.pair_seats
     n_opt = sequence_n_opt(manifest)
     cands = [
         candidate(c.id, c.name, rows[c.id], paired, n_opt, threshold)
-        for c in cell_infos(list(study["cells"]))
+        for c in cell_infos(manifest.study.cells)
         if c.id in rows
     ]
     race(cands, max(c["games"] for c in cands))

@@ -19,7 +19,7 @@ from typing import Any
 
 import polars as pl
 
-from rundir import MANIFEST, IncompleteRun, RunFormatError, VerifiedRun, verify_run
+from rundir import MANIFEST, IncompleteRun, Manifest, RunFormatError, VerifiedRun, verify_run
 from rundir import columns as col
 from rundir import read_manifest as read_run_manifest
 
@@ -42,8 +42,9 @@ class Run:
     ignored: list[str]
 
     @property
-    def manifest(self) -> dict[str, Any]:
-        return self.verified.manifest.to_dict()
+    def manifest(self) -> Manifest:
+        """The run's manifest as its typed record (cells with their roles: :mod:`rundir.cells`)."""
+        return self.verified.manifest
 
     @property
     def share(self) -> tuple[int, int]:
@@ -52,9 +53,14 @@ class Run:
 
     @property
     def partial_columns(self) -> list[str]:
-        """Columns some verified batch files hold and others lack (empty for a run of one form)."""
+        """Columns some verified batch files hold and others lack (empty for a run of one form),
+        but for those every reader takes from the cell where a file lacks them (``handicap``: a
+        run begun before the column, continued)."""
         schemas = [set(pl.read_parquet_schema(f)) for f in self.verified.paths(None)]
-        return sorted(set().union(*schemas) - set.intersection(*schemas)) if schemas else []
+        if not schemas:
+            return []
+        common = schemas[0].intersection(*schemas[1:])
+        return sorted(set().union(*schemas) - common - {col.HANDICAP})
 
     def scan(self, cell_id: str | None = None) -> pl.LazyFrame:
         """A lazy frame over the verified files (of one cell), with the ``cell`` column; files

@@ -1,27 +1,26 @@
 """The analysis of one run as data: :class:`StudyAnalysis` and the cells' names and groups.
 
-Cells are named for people, not by id: a cell's label from the study (``2 players, no_dirk,
-greedy``) splits into its player count, its variant (the named variant and/or grid options) and
-its line-up (the agents), and :attr:`CellInfo.name` keeps only the parts that differ between the
+Cells are named for people, not by id: a cell (``rundir.Cell``, as the study resolved it) has a
+player count, a variant (its ``variant_label``: the named variant and/or grid options in words)
+and a line-up (the agents), and :attr:`CellInfo.name` keeps only the parts that differ between the
 study's cells. Cells sharing player count and variant answer the same question at different skill
 levels (line-ups); cells sharing player count and line-up are the variants of that question.
 """
 
 from __future__ import annotations
 
-import json
-import re
 from dataclasses import dataclass, field
 from typing import Any
 
 import polars as pl
 
-from rundir.labels import option_label
+from rundir import Cell, Manifest
+from rundir.cells import CHECK, PLAY, STEP
 
-from .agents import ladder_key, lineup_name
+from .agents import ladder_key
 from .stats.practical import DEFAULT_THRESHOLD
 
-__all__ = ["CellInfo", "StudyAnalysis", "cell_infos", "cell_label", "ladder_checks", "ladder_steps"]
+__all__ = ["CellInfo", "StudyAnalysis", "cell_infos"]
 
 
 @dataclass(frozen=True)
@@ -37,6 +36,8 @@ class CellInfo:
     lineup: str
     variant_name: str
     name: str
+    #: What the cell is for (:mod:`rundir.cells`): ``play``, ``step`` or ``check``.
+    role: str = PLAY
 
     @property
     def question(self) -> tuple[int, str]:
@@ -54,79 +55,29 @@ class CellInfo:
         return tuple(sorted((ladder_key(a) for a in self.agents), reverse=True))
 
 
-def cell_label(cell: dict[str, Any]) -> str:
-    """The cell's label with each option value in words (``dirk_tiles=(4, 4, third)``), also for
-    runs whose manifests spelled it as code (``dirk_tiles=[4, 4, 'third']``)."""
-    label = str(cell.get("label", cell["id"]))
-    for key, value in dict(cell.get("variant") or {}).items():
-        words = option_label(key, value)
-        for old in {f"{key}={value}", f"{key}={json.dumps(value)}"} - {words}:
-            label = re.sub(rf"(?<![\w.]){re.escape(old)}(?=,|$| )", words.replace("\\", r"\\"), label)
-    return label
-
-
-def _parts(cell: dict[str, Any]) -> tuple[str, str, str]:
-    """Players, variant and line-up parts of a cell's label (as the pipeline builds it)."""
-    label = cell_label(cell)
-    agents = list(cell.get("agents", []))
-    n = int(cell.get("n_players", len(agents)))
-    lineup = lineup_name(agents) if agents else ""
-    players = f"{n} players"
-    middle = label
-    if middle.startswith(players):
-        middle = middle[len(players) :].lstrip(", ")
-    if lineup and (middle == lineup or middle.endswith(", " + lineup)):
-        middle = middle[: len(middle) - len(lineup)].rstrip(", ")
-    return players, middle, lineup
-
-
-def cell_infos(cells: list[dict[str, Any]]) -> list[CellInfo]:
-    """The cells of a manifest, in study order, with short names (see the module docstring)."""
-    parts = [_parts(c) for c in cells]
+def cell_infos(cells: list[Cell]) -> list[CellInfo]:
+    """The cells of a study, in study order, with short names (see the module docstring): each
+    name keeps the parts (players, variant, line-up) that differ between the study's cells."""
+    parts = [(f"{c.n_players} players", c.variant_label or "", c.lineup) for c in cells]
     varies = [len({p[i] for p in parts}) > 1 for i in range(3)]
     out = []
     for i, (cell, (players, middle, lineup)) in enumerate(zip(cells, parts, strict=True)):
         shown = [x for x, v in zip((players, middle, lineup), varies, strict=True) if v and x]
-        label = cell_label(cell)
         out.append(
             CellInfo(
-                id=str(cell["id"]),
-                label=label,
+                id=cell.id,
+                label=cell.label,
                 order=i,
-                n_players=int(cell.get("n_players", len(cell.get("agents", [])))),
-                agents=tuple(cell.get("agents", [])),
-                variant=dict(cell.get("variant") or {}),
+                n_players=cell.n_players,
+                agents=tuple(cell.agents),
+                variant=dict(cell.variant),
                 lineup=lineup,
                 variant_name=middle,
-                name=", ".join(shown) if shown else label,
+                name=", ".join(shown) if shown else cell.label,
+                role=cell.role,
             )
         )
     return out
-
-
-def ladder_checks(cells: list[dict[str, Any]], ladder: list[str]) -> set[str]:
-    """Ids of a ladder's head-to-head cells between rungs that are not neighbours (e.g. the top
-    rung against the lowest): they check the chained Elo and answer no balance question."""
-    pairs = {frozenset(p) for p in zip(ladder, ladder[1:], strict=False)}
-    return {
-        str(c["id"])
-        for c in cells
-        if len(c.get("agents", [])) == 2
-        and len(set(c["agents"])) == 2
-        and all(a in ladder for a in c["agents"])
-        and frozenset(c["agents"]) not in pairs
-    }
-
-
-def ladder_steps(cells: list[dict[str, Any]], ladder: list[str]) -> set[str]:
-    """Ids of a skill ladder's head-to-head cells: 2 players, neighbouring rungs (they rate the
-    rungs; they answer no balance question)."""
-    pairs = {frozenset(p) for p in zip(ladder, ladder[1:], strict=False)}
-    return {
-        str(c["id"])
-        for c in cells
-        if len(c.get("agents", [])) == 2 and frozenset(c["agents"]) in pairs and len(set(c["agents"])) == 2
-    }
 
 
 @dataclass
@@ -139,9 +90,9 @@ class StudyAnalysis:
     game's own tables by name. ``threshold`` is the practical threshold (a share: 0.01 = 1 point).
     """
 
-    manifest: dict[str, Any]
+    manifest: Manifest
     paired: bool
-    cells: list[dict[str, Any]]
+    cells: list[Cell]
     rows: dict[str, pl.DataFrame]
     seats: pl.DataFrame
     advantage: pl.DataFrame
@@ -162,7 +113,7 @@ class StudyAnalysis:
 
     @property
     def name(self) -> str:
-        return str(self.manifest["study"]["name"])
+        return self.manifest.study.name
 
     @property
     def anytime_valid(self) -> bool:
@@ -172,11 +123,11 @@ class StudyAnalysis:
 
     @property
     def game(self) -> str:
-        return str(self.manifest["study"].get("game", ""))
+        return self.manifest.study.game
 
     @property
     def description(self) -> str:
-        return str(self.manifest["study"].get("description", "") or "")
+        return self.manifest.study.description or ""
 
     @property
     def info(self) -> list[CellInfo]:
@@ -191,17 +142,17 @@ class StudyAnalysis:
     @property
     def rungs(self) -> list[str]:
         """The study's skill ladder, weakest first (empty without one)."""
-        return [str(a) for a in self.manifest["study"].get("ladder") or []]
+        return list(self.manifest.study.ladder)
 
     @property
     def steps(self) -> set[str]:
-        """Ids of the ladder's head-to-head cells (see :func:`ladder_steps`)."""
-        return ladder_steps(self.cells, self.rungs)
+        """Ids of the ladder's head-to-head cells between neighbouring rungs (role ``step``)."""
+        return {c.id for c in self.cells if c.role == STEP}
 
     @property
     def checks(self) -> set[str]:
-        """Ids of the ladder's non-neighbour head-to-head cells (see :func:`ladder_checks`)."""
-        return ladder_checks(self.cells, self.rungs)
+        """Ids of the ladder's non-neighbour head-to-head cells (role ``check``)."""
+        return {c.id for c in self.cells if c.role == CHECK}
 
     @property
     def balance(self) -> list[CellInfo]:

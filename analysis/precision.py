@@ -32,9 +32,9 @@ def max_halfwidths(run_dir: pathlib.Path | str) -> dict[str, float]:
     stop holds its error rate however often it looks; ``inf`` for a cell without games yet). Uses
     the deal as the unit when the study pairs seats."""
     run = open_run(run_dir, allow_partial=True)
-    study = run.manifest["study"]
-    paired = bool(study.get("pair_seats", False))
-    ids = [str(c["id"]) for c in study["cells"]]
+    study = run.manifest.study
+    paired = study.pair_seats
+    ids = [c.id for c in study.cells]
     out = {cid: math.inf for cid in ids}
     try:
         lf = run.scan()

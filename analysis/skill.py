@@ -265,7 +265,7 @@ def _ratings(s: StudyAnalysis, variant: str) -> StrengthAnalysis | None:
     cells = [c for c in s.info if c.id in s.steps and c.variant_name == variant and c.id in s.rows]
     if not cells:
         return None
-    raw = [r for r in s.cells if str(r["id"]) in {c.id for c in cells}]
+    raw = [r for r in s.cells if r.id in {c.id for c in cells}]
     try:
         return strength_from_rows(s.name, [(s.name, raw, s.rows, s.paired)], anchor=s.rungs[0])
     except ValueError:

@@ -40,6 +40,9 @@ import polars as pl
 import statsmodels.api as sm
 from scipy import stats as sps
 
+from rundir import Cell
+from rundir import columns as col
+
 from .agents import iterations as _iters
 from .agents import ladder_key
 from .load import open_run
@@ -386,9 +389,13 @@ def _saturation(mcts_steps: list[dict[str, Any]], diff: Callable[[str, str], tup
     return text + " at this sample size; more games are needed to locate saturation."
 
 
+#: A row's game, deal and player (the unit and the seat a result is read by).
+UNIT_COLUMNS = (col.GAME_INDEX, col.DEAL_INDEX, col.PLAYER)
+
+
 def strength_from_rows(
     name: str,
-    sources: Sequence[tuple[str, Sequence[Mapping[str, Any]], Mapping[str, pl.DataFrame], bool]],
+    sources: Sequence[tuple[str, Sequence[Cell], Mapping[str, pl.DataFrame], bool]],
     anchor: str | None = None,
 ) -> StrengthAnalysis:
     """The strength analysis from already-read cells: ``sources`` holds, per run, its name, its
@@ -399,8 +406,7 @@ def strength_from_rows(
     for run_name, cells, rows, paired in sources:
         runs.append(run_name)
         for cell in cells:
-            cid = str(cell["id"])
-            agents = [str(a) for a in cell["agents"]]
+            cid, agents = cell.id, cell.agents
             if len(agents) != 2 or agents[0] == agents[1] or cid not in rows or rows[cid].height == 0:
                 continue
             parts.append(
@@ -429,17 +435,15 @@ def analyse_strength(*run_dirs: pathlib.Path | str, anchor: str | None = None) -
     sources = []
     for run_dir in run_dirs:
         run = open_run(run_dir)
-        study = run.manifest["study"]
+        study = run.manifest.study
         rows: dict[str, pl.DataFrame] = {}
-        for cell in study["cells"]:
-            if len(cell["agents"]) == 2 and cell["agents"][0] != cell["agents"][1]:
+        for cell in study.cells:
+            if len(cell.agents) == 2 and cell.agents[0] != cell.agents[1]:
                 try:
-                    rows[str(cell["id"])] = run.cell_rows(
-                        str(cell["id"]), ["game_index", "deal_index", "player", "agent", "win"]
-                    )
+                    rows[cell.id] = run.cell_rows(cell.id, [*UNIT_COLUMNS, "agent", "win"])
                 except FileNotFoundError:
                     continue
-        sources.append((str(study["name"]), list(study["cells"]), rows, bool(study.get("pair_seats", False))))
+        sources.append((study.name, list(study.cells), rows, study.pair_seats))
     return strength_from_rows(sources[0][0], sources, anchor)
 
 

@@ -13,10 +13,13 @@ from typing import Any
 
 import polars as pl
 
+from rundir import Cell, Manifest
+from rundir.cells import PLAY
+
 from .fairest import fairest_rounds, sequence_n_opt
 from .games import NO_SECTION, GameSection, section
 from .load import Run, open_run
-from .model import CellInfo, StudyAnalysis, cell_infos, ladder_checks, ladder_steps
+from .model import CellInfo, StudyAnalysis, cell_infos
 from .skill import skill_ladder
 from .stats.compare import METRICS, compare_cells
 from .stats.outcomes import game_length, game_table, margin, score_by_seat, tie_share
@@ -32,13 +35,13 @@ from .stats.seats import (
 __all__ = ["StudyAnalysis", "analyse", "capped_games", "practical_threshold"]
 
 
-def practical_threshold(manifest: dict[str, Any], override: float | None = None) -> tuple[float, str]:
+def practical_threshold(manifest: Manifest, override: float | None = None) -> tuple[float, str]:
     """The study's practical threshold (a share; 0.01 = 1 point of win rate) and where it came
     from: ``override``, else the study's ``practical_threshold``, else the default."""
     if override is not None:
         value, source = override, "given"
-    elif manifest["study"].get("practical_threshold") is not None:
-        value, source = manifest["study"]["practical_threshold"], "study setting practical_threshold"
+    elif manifest.study.practical_threshold is not None:
+        value, source = manifest.study.practical_threshold, "study setting practical_threshold"
     else:
         return DEFAULT_THRESHOLD, "default"
     value = float(value)
@@ -155,15 +158,14 @@ def analyse(
     """
     run = open_run(run_dir, allow_partial=allow_partial)
     manifest = run.manifest
-    study = manifest["study"]
-    paired = bool(study.get("pair_seats", False))
+    study = manifest.study
+    paired = study.pair_seats
     limit, source = practical_threshold(manifest, threshold)
-    cells = list(study["cells"])
-    ladder = [str(a) for a in study.get("ladder") or []]
-    steps = ladder_steps(cells, ladder) | ladder_checks(cells, ladder)
+    cells, ladder = list(study.cells), list(study.ladder)
+    steps = {c.id for c in cells if c.role != PLAY}  # they rate or check the rungs: no balance question
     mixed = run.partial_columns
     generic = generic or bool(mixed)  # the game's own tables need their columns in every game
-    game = NO_SECTION if generic else section(study.get("game"))
+    game = NO_SECTION if generic else section(study.game)
     t = _CellTables(warnings=_partial_warnings(run) + _mixed_warning(mixed))
     t.n_opt = sequence_n_opt(manifest) if fairest_rounds(manifest) else None
     for cell in cells:
@@ -206,11 +208,10 @@ class _CellTables:
     n_opt: float | None = None
 
     def add(
-        self, run: Run, cell: dict[str, Any], paired: bool, limit: float, game: GameSection, steps: set[str]
+        self, run: Run, cell: Cell, paired: bool, limit: float, game: GameSection, steps: set[str]
     ) -> None:
         """Adds `cell`'s tables (a warning instead where it recorded no game)."""
-        cid = str(cell["id"])
-        label = str(cell.get("label", cid))
+        cid, label = cell.id, cell.label
         try:
             r = run.cell_rows(cid)
         except FileNotFoundError:
@@ -233,7 +234,7 @@ class _CellTables:
 
 
 def _comparisons(
-    cells: list[dict[str, Any]],
+    cells: list[Cell],
     rows: dict[str, pl.DataFrame],
     ladder: list[str],
     paired: bool,
@@ -260,9 +261,7 @@ def _comparisons(
     return comparisons
 
 
-def _pairs(
-    cells: list[dict[str, Any]], rows: dict[str, pl.DataFrame], ladder: list[str]
-) -> list[tuple[str, str]]:
+def _pairs(cells: list[Cell], rows: dict[str, pl.DataFrame], ladder: list[str]) -> list[tuple[str, str]]:
     """Pairs of cells to compare: equal player counts, except two self-play rungs of one skill
     ladder answering the same question (the ladder tests those by its trend against Elo)."""
     info = {c.id: c for c in cell_infos(cells) if c.id in rows}

@@ -24,15 +24,16 @@ import numpy as np
 import polars as pl
 
 from bench.common import add_out, write
+from rundir import Cell
 
 ELO_PER_LOGIT = 400 / math.log(10)
 
 
-def cell_of(cells: list[dict], agents: list[str]) -> str:
+def cell_of(cells: list[Cell], agents: list[str]) -> str:
     """The id of the 2-player cell whose line-up is `agents` (in either order)."""
     for c in cells:
-        if c.get("n_players", len(c["agents"])) == 2 and sorted(c["agents"]) == sorted(agents):
-            return str(c["id"])
+        if c.n_players == 2 and sorted(c.agents) == sorted(agents):
+            return c.id
     raise SystemExit(f"the run has no 2-player cell of {' vs '.join(agents)}")
 
 
@@ -74,7 +75,7 @@ def main() -> None:
     from analysis.load import open_run
 
     run = open_run(args.run)
-    cells = list(run.manifest["study"]["cells"])
+    cells = run.manifest.study.cells
     a_self, b_self, match = (
         p0_wins(run.cell_rows(cell_of(cells, line_up)))
         for line_up in ([args.a, args.a], [args.b, args.b], [args.a, args.b])

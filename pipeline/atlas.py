@@ -39,6 +39,7 @@ from pathlib import Path
 from typing import Any
 
 import rust_core
+from rundir.cells import PLAY
 
 from .distribute import batch_spec, read_files
 from .study import Cell, Study, StudyError, builtin_names, games_for, load_study
@@ -242,11 +243,13 @@ class AtlasPlan:
 
 
 def _role(study: Study, cell: Cell) -> str:
+    """The cell's part in the plan: a head-to-head between rungs (``step``: the cell's role,
+    :mod:`rundir.cells`), the lowest rung's self-play (``base``), another rung's (``rung``)."""
+    if cell.role != PLAY:
+        return "step"
     rungs = study.ladder
     if len(set(cell.agents)) == 1 and cell.agents[0] in rungs:
         return "base" if cell.agents[0] == rungs[0] else "rung"
-    if cell.n_players == 2 and len(set(cell.agents)) == 2 and set(cell.agents) <= set(rungs):
-        return "step"
     return "other"
 
 

@@ -40,6 +40,7 @@ from typing import Any
 
 import rust_core
 from rundir import Cell, Study
+from rundir.cells import with_roles
 from rundir.labels import option_label
 from rundir.layout import MAX_GAMES
 from rundir.store import describe, read_regular
@@ -260,11 +261,12 @@ def parse_study(
     cells += _step_cells(fail, raw.game, ladder, cells, raw.pair_seats, default_games)
     cells = _check_cells(fail, raw.game, cells)
     official = _official(fail, raw.official, cells)
-    return Study(
+    study = Study(
         raw.name, raw.description, raw.game, raw.seed, default_games, raw.pair_seats, source, cells,
         _files(options.paths, cells), raw.practical_threshold, [spec for spec, _ in ladder],
         record_positions=raw.record_positions, luck=raw.luck, official=official,
     )  # fmt: skip
+    return with_roles(study)  # every cell's role, made once (rundir.cells)
 
 
 def _official(
@@ -476,7 +478,8 @@ class _Expansion:
                     fail, n, agents, variant, (pname if self.show_preset else None, preset), combo, parts
                 )
                 games = games_for(own_games or self.default_games, n, self.pair_seats)
-                out.append(Cell("-".join(parts), ", ".join(labels), n, variant, list(agents), games))
+                cell = Cell("-".join(parts), ", ".join(labels), n, variant, list(agents), games)
+                out.append(replace(cell, variant_label=", ".join(label_parts[1:])))
         return out
 
     def _validate(
@@ -559,6 +562,7 @@ def _step_cells(
                     variant=variant,
                     agents=agents,
                     games=games_for(games or default_games, 2, pair_seats),
+                    variant_label=mid,
                 )
             )
     return out

@@ -22,6 +22,7 @@ from dataclasses import MISSING, asdict, dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
+from .cells import ROLES, lineup_words, with_roles
 from .layout import CELL_ID, MANIFEST, manifest_path
 from .store import atomic_write_text, describe, read_bounded
 
@@ -68,7 +69,10 @@ def checksum(data: dict[str, Any]) -> str:
 
 @dataclass(frozen=True)
 class Cell:
-    """One cell: player count, variant and agent line-up, and its planned games."""
+    """One cell: player count, variant and agent line-up, its planned games, what it is for
+    (:mod:`rundir.cells`: ``play``, ``step`` or ``check``) and the words of its label that name
+    its variant. The last two are made once when the study is resolved and stored; manifests
+    without them get them when read (:func:`rundir.cells.with_roles`). Not part of the identity."""
 
     id: str
     label: str
@@ -76,6 +80,13 @@ class Cell:
     variant: dict[str, Any]
     agents: list[str]
     games: int
+    role: str = ""
+    variant_label: str | None = None
+
+    @property
+    def lineup(self) -> str:
+        """``greedy`` when every seat has the same agent, else ``greedy vs random``."""
+        return lineup_words(self.agents) if self.agents else ""
 
 
 @dataclass(frozen=True)
@@ -234,6 +245,7 @@ class Manifest:
             engine = EngineSpec(**data["engine"])
             try:
                 _check_types(spec, engine)
+                spec = with_roles(spec)
             except ValueError as exc:
                 problem = str(exc)
         if problem is not None:
@@ -302,6 +314,10 @@ def _check_types(spec: Study, engine: EngineSpec) -> None:
             raise ValueError(f"games of cell {cell.id} is {cell.games!r}")
         if not isinstance(cell.agents, list) or not isinstance(cell.variant, dict):
             raise ValueError(f"cell {cell.id}: agents or variant of the wrong type")
+        if cell.role and cell.role not in ROLES:
+            raise ValueError(f"cell {cell.id}: role {str(cell.role)[:40]!r} is none of {', '.join(ROLES)}")
+        if not isinstance(cell.label, str) or not isinstance(cell.variant_label, (str, type(None))):
+            raise ValueError(f"cell {cell.id}: label or variant_label is not text")
     if not isinstance(spec.files, dict) or not all(
         isinstance(k, str) and isinstance(v, str) for k, v in spec.files.items()
     ):

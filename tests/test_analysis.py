@@ -208,18 +208,14 @@ def _fake_study(advantages: dict[str, tuple[str, float, float, float]], compare:
     """A StudyAnalysis with hand-made advantage rows: cell id -> (label, est, lo, hi)."""
     from analysis.model import StudyAnalysis
     from analysis.stats.practical import classify
+    from rundir import Cell, EngineSpec, Manifest, Study
+    from rundir.cells import with_roles
 
     cells = [
-        {
-            "id": cid,
-            "label": label,
-            "n_players": 2,
-            "agents": [label.rsplit(", ", 1)[1]] * 2,
-            "variant": {},
-            "games": 100,
-        }
+        Cell(cid, label, 2, {}, [label.rsplit(", ", 1)[1]] * 2, 100)
         for cid, (label, *_rest) in advantages.items()
     ]
+    study = with_roles(Study("fake", "", "coin", 1, 100, True, "test", cells))
     adv = pl.DataFrame(
         [
             {
@@ -242,10 +238,10 @@ def _fake_study(advantages: dict[str, tuple[str, float, float, float]], compare:
     )
     empty = pl.DataFrame()
     return StudyAnalysis(
-        manifest={"study": {"name": "fake", "game": "coin", "cells": cells}},
+        manifest=Manifest(study, EngineSpec({}, {}), {}, None, "test", "", ""),
         paired=True,
-        cells=cells,
-        rows={c["id"]: empty for c in cells},
+        cells=study.cells,
+        rows={c.id: empty for c in cells},
         seats=empty,
         advantage=adv,
         scores=empty,

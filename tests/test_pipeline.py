@@ -53,6 +53,8 @@ def test_run_layout_manifest_and_rows(write_study, tmp_path, read_run, expected_
         "variant": {"dirk": False},
         "agents": ["random", "random"],
         "games": 60,
+        "role": "play",
+        "variant_label": "no_dirk",
     }
     assert set(on_disk["versions"]) >= {"balancelab", "rust_core", "build", "ray", "python"}
     assert on_disk["versions"]["build"].startswith("sha256:")

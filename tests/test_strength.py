@@ -23,6 +23,7 @@ from analysis.strength import (
 )
 from balancelab_cli import main as cli_main
 from pipeline.study import load_study
+from rundir import Cell
 
 #: Known Bradley–Terry strengths (logits) of synthetic agents; greedy is the anchor (0).
 TRUE = {"random": -1.5, "greedy": 0.0, "mcts:iters=100": 0.6, "mcts:iters=300": 1.0, "mcts:iters=1000": 1.1}
@@ -56,17 +57,20 @@ def _synthetic_rows(a: str, b: str, deals: int, rng: np.random.Generator, tie: f
     )
 
 
-def _synthetic(
-    deals: int, seed: int
-) -> list[tuple[str, list[dict[str, object]], dict[str, pl.DataFrame], bool]]:
+def _cell(cid: str, agents: list[str]) -> Cell:
+    """A cell as the study resolved it (only its id and line-up matter here)."""
+    return Cell(cid, cid, len(agents), {}, agents, 0)
+
+
+def _synthetic(deals: int, seed: int) -> list[tuple[str, list[Cell], dict[str, pl.DataFrame], bool]]:
     rng = np.random.default_rng(seed)
-    cells: list[dict[str, object]] = []
+    cells: list[Cell] = []
     rows: dict[str, pl.DataFrame] = {}
     for i, (a, b) in enumerate(PAIRS):
         cid = f"c{i}"
         # alternate the order of the line-up so orientation handling is exercised
         agents = [a, b] if i % 2 == 0 else [b, a]
-        cells.append({"id": cid, "agents": agents})
+        cells.append(_cell(cid, agents))
         rows[cid] = _synthetic_rows(agents[0], agents[1], deals, rng)
     return [("synthetic", cells, rows, True)]
 
@@ -163,10 +167,10 @@ def test_separation_adds_prior_and_saturation_statement() -> None:
         "c": _synthetic_rows("mcts:iters=300", "mcts:iters=100", 50, rng),
     }
     cells = [
-        {"id": "a", "agents": ["greedy", "random"]},
-        {"id": "b", "agents": ["mcts:iters=100", "greedy"]},
-        {"id": "c", "agents": ["mcts:iters=300", "mcts:iters=100"]},
-        {"id": "self", "agents": ["greedy", "greedy"]},  # skipped: not a head-to-head cell
+        _cell("a", ["greedy", "random"]),
+        _cell("b", ["mcts:iters=100", "greedy"]),
+        _cell("c", ["mcts:iters=300", "mcts:iters=100"]),
+        _cell("self", ["greedy", "greedy"]),  # skipped: not a head-to-head cell
     ]
     st = strength_from_rows("sep", [("sep", cells, rows, True)])
     assert len(st.notes) == 1 and "virtual tied game" in st.notes[0]
@@ -176,7 +180,7 @@ def test_separation_adds_prior_and_saturation_statement() -> None:
 
 
 def test_errors() -> None:
-    cells = [{"id": "x", "agents": ["greedy", "greedy"]}]
+    cells = [_cell("x", ["greedy", "greedy"])]
     with pytest.raises(ValueError, match="nothing to rate"):
         strength_from_rows("x", [("x", cells, {}, True)])
     rng = np.random.default_rng(1)
@@ -185,8 +189,8 @@ def test_errors() -> None:
         "b": _synthetic_rows("mcts:iters=300", "mcts:iters=100", 5, rng),
     }
     cells2 = [
-        {"id": "a", "agents": ["greedy", "random"]},
-        {"id": "b", "agents": ["mcts:iters=300", "mcts:iters=100"]},
+        _cell("a", ["greedy", "random"]),
+        _cell("b", ["mcts:iters=300", "mcts:iters=100"]),
     ]
     with pytest.raises(ValueError, match="do not connect"):
         strength_from_rows("x", [("x", cells2, rows, True)])

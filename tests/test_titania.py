@@ -17,6 +17,7 @@ from analysis.games.titania import boards
 from analysis.report import write_report
 from pipeline.replay import format_log
 from pipeline.study import load_study
+from rundir import Cell, EngineSpec, Manifest, Study
 from rust_core import titania
 
 METRICS = [
@@ -135,12 +136,12 @@ def test_a_replaced_board_plays_and_is_named(tmp_path):
     path = _board_file(tmp_path, "space   3  -2  reward  shells:white:1", "space   3  -2  reward  points:3")
     log = rust_core.replay("titania", {"board": str(path)}, ["greedy"] * 2, 1, 0)
     assert log["events"][0]["board"] == str(path)
-    manifest = {
-        "study": {
-            "files": {str(path): "ab" * 32},
-            "cells": [{"id": "p2", "variant": {"board": str(path)}}, {"id": "p3", "variant": {}}],
-        }
-    }
+    cells = [
+        Cell("p2", "p2", 2, {"board": str(path)}, ["greedy"] * 2, 2),
+        Cell("p3", "p3", 3, {}, ["greedy"] * 3, 3),
+    ]
+    study = Study("t", "", "titania", 1, 2, False, "test", cells, files={str(path): "ab" * 32})
+    manifest = Manifest(study, EngineSpec({}, {}), {}, None, "test", "", "")
     assert boards(manifest) == [
         {"source": str(path), "sha256": "ab" * 32, "cells": ["p2"]},
         {"source": "built-in", "sha256": None, "cells": ["p3"]},

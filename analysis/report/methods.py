@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any
+
+from rundir import EngineSpec
 
 from ..agents import describe, ladder_key
 from ..content import Code
@@ -76,14 +77,14 @@ def methods(doc: Doc, s: StudyAnalysis) -> None:
         "compare them (Skill dependence); the README's Agents section and the Elo ladder (balancelab "
         "strength) give their strength."
     )
-    known = (s.manifest.get("engine") or {}).get("agent_versions") or {}
+    known = s.manifest.engine.agent_versions
     doc.table(
         ["agent", "version", "what it does"],
         [[a, str(known.get(a, "not recorded")), describe(a).split(": ", 1)[1]] for a in agents],
     )
-    for game, evaluation in ((s.manifest.get("engine") or {}).get("evaluations") or {}).items():
+    for name, evaluation in s.manifest.engine.evaluations.items():
         doc.para(
-            f"Learned evaluation of {game} (xmcts): {evaluation}. Cells of another variant or player "
+            f"Learned evaluation of {name} (xmcts): {evaluation}. Cells of another variant or player "
             "count are played with the same weights."
         )
 
@@ -180,38 +181,38 @@ def _options(variant: dict[str, object]) -> str:
     return ", ".join(f"{k} = {json.dumps(v)}" for k, v in variant.items())
 
 
-def _engine(engine: dict[str, Any]) -> str:
+def _engine(engine: EngineSpec) -> str:
     """Rules and agent versions as recorded (what resume compares)."""
-    rules = ", ".join(f"{g} rules v{v}" for g, v in engine.get("rules_version", {}).items())
-    agents = ", ".join(f"{a} v{v}" for a, v in engine.get("agent_versions", {}).items())
+    rules = ", ".join(f"{g} rules v{v}" for g, v in engine.rules_version.items())
+    agents = ", ".join(f"{a} v{v}" for a, v in engine.agent_versions.items())
     return "; ".join(x for x in (rules, f"agents {agents}" if agents else "") if x) or "n/a"
 
 
 def provenance(doc: Doc, s: StudyAnalysis) -> None:
     """What was run, with which versions, and every cell's settings."""
-    m, st = s.manifest, s.manifest["study"]
-    versions = ", ".join(f"{k} {v}" for k, v in m.get("versions", {}).items())
-    wall = m.get("wall_seconds")
-    rows = [
-        ["study", st["name"]],
-        ["game", st["game"]],
-        ["seed", st["seed"]],
-        ["pair_seats (deal as unit)", st.get("pair_seats", False)],
+    m, st = s.manifest, s.manifest.study
+    versions = ", ".join(f"{k} {v}" for k, v in m.versions.items())
+    wall = m.wall_seconds
+    rows: list[list[str]] = [
+        ["study", st.name],
+        ["game", st.game],
+        ["seed", str(st.seed)],
+        ["pair_seats (deal as unit)", str(st.pair_seats)],
         ["practical threshold", f"{threshold_words(s.threshold)} ({s.threshold_source})"],
         ["games analysed", f"{s.analysed[0]:,} of {s.analysed[1]:,} planned"],
         ["wall time (s)", f"{wall:.1f}" if isinstance(wall, (int, float)) else "n/a"],
-        ["started", m.get("started", "n/a")],
-        ["finished", m.get("finished", "n/a")],
-        *([["git commit", m["git_commit"]]] if m.get("git_commit") else []),  # from a checkout only
+        ["started", m.started],
+        ["finished", m.finished or "n/a"],
+        *([["git commit", m.git_commit]] if m.git_commit else []),  # from a checkout only
         ["versions", versions],
-        ["engine", _engine(m.get("engine", {}))],
+        ["engine", _engine(m.engine)],
     ]
     game = section(s.game)
     if game.provenance is not None:
         rows += game.provenance(s)
     doc.heading("Provenance")
-    commit = str(m.get("git_commit") or "")
-    build = str(m.get("versions", {}).get("build", ""))
+    commit = m.git_commit or ""
+    build = str(m.versions.get("build") or "")
     if commit.endswith("-dirty") or "-dirty" in build:
         doc.para(
             "This run was made from a modified working tree (git commit "
@@ -229,8 +230,8 @@ def provenance(doc: Doc, s: StudyAnalysis) -> None:
                 c.n_players,
                 ", ".join(c.agents),
                 Code(_options(c.variant)) if c.variant else _options(c.variant),
-                f"{int(raw.get('games', 0)):,}",
+                f"{cell.games:,}",
             ]
-            for c, raw in zip(s.info, s.cells, strict=True)
+            for c, cell in zip(s.info, s.cells, strict=True)
         ],
     )
