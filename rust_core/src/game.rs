@@ -352,12 +352,24 @@ impl<G: Evaluate> View<'_, G> {
 /// Ranks (1 = best, ties share the best rank) and win shares (1/k for a k-way tie for
 /// first) of a score vector, equal scores ordered by `tiebreaks` (empty = none).
 pub fn ranks_and_wins(scores: &[i64], tiebreaks: &[i64]) -> (Vec<u32>, Vec<f64>) {
+    let n = scores.len();
+    let (mut ranks, mut wins) = (vec![0; n], vec![0.0; n]);
+    ranks_and_wins_into(scores, tiebreaks, &mut ranks, &mut wins);
+    (ranks, wins)
+}
+
+/// [`ranks_and_wins`] written into the first `scores.len()` entries of `ranks` and `wins`
+/// (no allocation: the batch runner calls it once per game).
+pub fn ranks_and_wins_into(scores: &[i64], tiebreaks: &[i64], ranks: &mut [u32], wins: &mut [f64]) {
     let key = |i: usize| (scores[i], tiebreaks.get(i).copied().unwrap_or(0));
     let n = scores.len();
-    let ranks: Vec<u32> = (0..n).map(|i| 1 + (0..n).filter(|&j| key(j) > key(i)).count() as u32).collect();
-    let firsts = ranks.iter().filter(|r| **r == 1).count() as f64;
-    let wins = ranks.iter().map(|r| if *r == 1 { 1.0 / firsts } else { 0.0 }).collect();
-    (ranks, wins)
+    for (i, rank) in ranks[..n].iter_mut().enumerate() {
+        *rank = 1 + (0..n).filter(|&j| key(j) > key(i)).count() as u32;
+    }
+    let firsts = ranks[..n].iter().filter(|r| **r == 1).count() as f64;
+    for (win, rank) in wins[..n].iter_mut().zip(&ranks[..n]) {
+        *win = if *rank == 1 { 1.0 / firsts } else { 0.0 };
+    }
 }
 
 /// Points added to the final score of the player in each turn-order seat: the score handicap

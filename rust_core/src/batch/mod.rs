@@ -27,7 +27,7 @@ use crate::agents::timed::{Clock, Timed};
 use crate::agents::Agent;
 use crate::agents::AgentSpec;
 use crate::error::{Error, Result};
-use crate::game::{Engine, Handicap, MetricSpec, View, MAX_SEATS};
+use crate::game::{ranks_and_wins_into, Engine, Handicap, MetricSpec, View, MAX_SEATS};
 use crate::handicap;
 use crate::luck::LuckMeter;
 use crate::options::Files;
@@ -61,6 +61,28 @@ pub struct Columns {
     pub metrics: Vec<Vec<Option<i64>>>,
     pub agent_names: Vec<String>,
     pub rules_version: u32,
+}
+
+impl Columns {
+    /// Room for `rows` more rows in every column, so that a batch never regrows (and copies) its
+    /// columns while it plays.
+    fn reserve(&mut self, rows: usize, luck: bool) {
+        for col in [&mut self.game_index, &mut self.deal_index, &mut self.score, &mut self.handicap, &mut self.tiebreak]
+        {
+            col.reserve(rows);
+        }
+        for col in [&mut self.player, &mut self.seat, &mut self.rank, &mut self.turns, &mut self.capped] {
+            col.reserve(rows);
+        }
+        self.agent.reserve(rows);
+        self.win.reserve(rows);
+        if luck {
+            self.luck.reserve(rows);
+        }
+        for col in &mut self.metrics {
+            col.reserve(rows);
+        }
+    }
 }
 
 /// Sampled positions of a batch, one row per player per game (see the module docs).
@@ -201,7 +223,8 @@ impl<G: Engine> Setup<G> {
         for (q, &p) in who.iter().enumerate() {
             rngs[q] = Some(agent_rng(seed, index, p as u64));
         }
-        let mut choices: Vec<(usize, G::Action)> = Vec::with_capacity(MAX_SEATS);
+        // allocated at the first simultaneous decision only
+        let mut choices: Vec<(usize, G::Action)> = Vec::new();
         for agent in agents.iter_mut() {
             agent.start_game();
         }
@@ -261,7 +284,8 @@ pub fn simulate_positions<G: Engine>(
     let names = G::FEATURE_NAMES;
     let mut pos = Positions {
         feature_names: names.to_vec(),
-        features: vec![Vec::with_capacity(count as usize * spec.agents.len()); names.len()],
+        // one column each with room for every row (cloning an empty Vec would drop the room)
+        features: (0..names.len()).map(|_| Vec::with_capacity(count as usize * spec.agents.len())).collect(),
         ..Positions::default()
     };
     let mut labeller = label.map(|l| AgentSpec::parse(l)?.build::<G>()).transpose()?;
@@ -287,11 +311,12 @@ fn play_batch<G: Engine>(
     let specs = G::metric_specs();
     let mut c = Columns {
         metric_specs: specs.to_vec(),
-        metrics: vec![Vec::with_capacity(rows); specs.len()],
+        metrics: vec![Vec::new(); specs.len()],
         agent_names: agents.to_vec(),
         rules_version: G::RULES_VERSION,
         ..Columns::default()
     };
+    c.reserve(rows, spec.luck);
     let mut buf = Vec::with_capacity(specs.len());
     let mut agents = setup.build_agents()?;
     let mut timers = Vec::new();
@@ -316,24 +341,28 @@ fn play_batch<G: Engine>(
     };
     let mut samples = vec![blank; n];
     for index in start..start + count {
-        let mut pick = positions_rng(seed, index);
+        let recording = pos.is_some();
+        // the stream that picks the recorded positions, drawn only when recording
+        let mut pick = recording.then(|| positions_rng(seed, index));
         for s in samples.iter_mut() {
             s.seen = 0;
         }
-        let recording = pos.is_some();
         let mut meter = spec.luck.then(|| LuckMeter::new::<G>(luck_rng(seed, index)));
         let fresh = |rng: Rng| G::new(&setup.variant, n, rng);
         let (state, who, deal_index) = setup.play(&mut agents, seed, index, pair_seats, false, |s, q, a| {
-            if recording {
-                sample(&mut samples[q], &*s, q, &mut pick, keep_state);
+            if let Some(pick) = pick.as_mut() {
+                sample(&mut samples[q], &*s, q, pick, keep_state);
             }
             if let Some(m) = meter.as_mut() {
                 m.step(&*s, q, a, fresh, &setup.handicap);
             }
         })?;
         let luck = meter.map(|m| m.finish(&state, fresh, &setup.handicap));
-        let (scores, ranks, wins) = setup.handicap.outcome(&state);
+        // `Handicap::outcome`, with the tie-breaks asked for once
+        let scores = setup.handicap.scores(&state);
         let tiebreaks = state.tiebreaks();
+        let (mut ranks, mut wins) = ([0u32; MAX_SEATS], [0.0f64; MAX_SEATS]);
+        ranks_and_wins_into(&scores, &tiebreaks, &mut ranks, &mut wins);
         // Rows in agent-list order (player = index into `agents`).
         let mut position = [0usize; MAX_SEATS];
         for (q, &p) in who.iter().enumerate() {

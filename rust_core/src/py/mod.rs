@@ -168,13 +168,13 @@ fn to_batch(game: &str, c: Columns, luck: bool) -> Result<RecordBatch, arrow_sch
         ),
     ];
     let mut cols: Vec<ArrayRef> = vec![
-        Arc::new(StringArray::from(vec![game; rows])),
+        Arc::new(StringArray::from_iter_values(std::iter::repeat_n(game, rows))),
         Arc::new(Int32Array::from(vec![c.rules_version as i32; rows])),
         Arc::new(Int64Array::from(c.game_index)),
         Arc::new(Int64Array::from(c.deal_index)),
         Arc::new(Int32Array::from(c.player)),
         Arc::new(Int32Array::from(c.seat)),
-        Arc::new(StringArray::from(c.agent.iter().map(|&a| c.agent_names[a as usize].as_str()).collect::<Vec<_>>())),
+        Arc::new(StringArray::from_iter_values(c.agent.iter().map(|&a| c.agent_names[a as usize].as_str()))),
         Arc::new(Int64Array::from(c.score)),
         Arc::new(Int64Array::from(c.handicap)),
         Arc::new(Int64Array::from(c.tiebreak)),
