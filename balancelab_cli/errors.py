@@ -39,7 +39,7 @@ def guarded_run(call: Callable[[], T]) -> T | int:
     """``call()``, a run of the run machinery, or its error as one line and an exit status: 2 for
     input the run refuses (a mismatched or busy directory, a bad option), 1 for a failed write,
     unreadable data or no Ray (the batches written so far are kept)."""
-    from pipeline import manifest
+    from pipeline import resume
     from pipeline import study as study_mod
     from pipeline.cluster import RayUnavailable
     from pipeline.runner import DirectoryBusy, RunOptionError
@@ -49,7 +49,7 @@ def guarded_run(call: Callable[[], T]) -> T | int:
     try:
         return call()
     except (
-        manifest.ManifestMismatch,
+        resume.ManifestMismatch,
         DirectoryBusy,
         study_mod.StudyError,
         RunOptionError,

@@ -13,11 +13,11 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Protocol
 
-from rundir import MAX_GAMES, Manifest, RunWriteError
+from rundir import MAX_GAMES, Manifest, RunWriteError, write_manifest
 from rundir.layout import LOCK
 from rundir.store import open_file
 
-from . import manifest, sink
+from . import resume, sink
 from .cluster import CONNECT_TIMEOUT_S, RaySession
 from .distribute import Progress, read_files, run_batches
 from .plan import BatchSizer, missing_ranges
@@ -66,10 +66,10 @@ def prepare(study: Study, out: Path, quiet: bool = True) -> tuple[Study, Manifes
     changed since it was loaded (:class:`StudyError`); returns the study and the old manifest
     (``None`` for a damaged one that is rebuilt from the study: said unless ``quiet``)."""
     if out.exists() and not out.is_dir():
-        raise manifest.ManifestMismatch(f"--out {out}: exists and is not a directory")
-    old, note = manifest.read_for(out, study)
+        raise resume.ManifestMismatch(f"--out {out}: exists and is not a directory")
+    old, note = resume.read_for(out, study)
     if note is None:
-        manifest.check_compatible(out, study, old)
+        resume.check_compatible(out, study, old)
     elif not quiet:
         _warn(f"note: {note}")
     read_files(study)
@@ -191,8 +191,8 @@ def run_study(study: Study, out: Path, **options: Any) -> Manifest:
     """Plays every missing game of ``study`` into ``out`` and returns the final manifest.
 
     ``options`` are the fields of :class:`RunConfig`. Raises (before starting or writing anything)
-    :class:`RunOptionError` for a bad option, :class:`manifest.ManifestMismatch` if ``out`` holds
-    another study or is not a run directory, :class:`manifest.EngineChanged` if it was played by
+    :class:`RunOptionError` for a bad option, :class:`resume.ManifestMismatch` if ``out`` holds
+    another study or is not a run directory, :class:`resume.EngineChanged` if it was played by
     other rules or agent versions, :class:`rundir.RunFormatError` for a manifest of
     another format, :class:`StudyError` if a file of the study changed since it was loaded,
     :class:`DirectoryBusy` if another run is writing to ``out``, :class:`sink.UnreadableData` if
@@ -237,17 +237,17 @@ def _run(study: Study, out: Path, cfg: RunConfig, ray: RaySession, t_start: floa
         for note in scan.notes:
             _warn(f"note: {note}")
         study = fit_to_data(study, scan.covered)
-        man = manifest.new(study, old)
+        man = resume.new(study, old)
         cfg.prior_core_seconds = old.task_seconds if old is not None else 0.0
         man.games_done = sum(scan.games(c.id) for c in study.cells)
-        manifest.write(out, man)  # before Ray starts: data never lies in a directory without one
+        write_manifest(out, man)  # before Ray starts: data never lies in a directory without one
         compute, played = _play(study, out, man, scan, cfg, ray)
-    man.finished = manifest.now()
+    man.finished = resume.now()
     man.wall_seconds = round(time.perf_counter() - t_start, 3)
     man.compute_seconds = round(compute, 3)
     man.games_played = played  # by this invocation (games_done counts the whole directory)
     man.games_per_second = round(played / compute, 1) if compute > 0 else None
-    manifest.write(out, man)
+    write_manifest(out, man)
     return man
 
 
@@ -262,7 +262,7 @@ class _Writer:
     def __call__(self, p: Progress) -> None:
         if time.monotonic() - self.last > MANIFEST_EVERY_S:
             self.man.games_done = self.base_done + p.games_done
-            manifest.write(self.out, self.man)
+            write_manifest(self.out, self.man)
             self.last = time.monotonic()
         if self.on_written is not None:
             self.on_written(p)
@@ -307,7 +307,7 @@ def _play(
                 compute += time.perf_counter() - t0
                 played += stats.games
                 _account(man, stats, base_done, study)
-            manifest.write(out, man)
+            write_manifest(out, man)
             more = cfg.precision is not None or cfg.fairest_round is not None
             grown = _next_round(study, out, man, cfg, cap) if more else None
             if grown is None:

@@ -10,7 +10,7 @@ a damaged manifest (a flipped byte, an edit) is refused by every reader, naming 
 (:class:`ManifestDamaged`), and is never parsed into records: what decides the games is then
 taken from the study, never from the damaged copy. The writer rebuilds it from the study only
 where the verified batch files record that study's identity (see
-:func:`pipeline.manifest.read_for` and docs/guide/resume-and-signals.md). It is read without
+:func:`pipeline.resume.read_for` and docs/guide/resume-and-signals.md). It is read without
 following a link and at most :data:`MAX_MANIFEST_BYTES`.
 """
 
@@ -140,6 +140,26 @@ class Study:
         """SHA-256 of the identity (canonical JSON): recorded with every batch file."""
         text = json.dumps(self.identity(), sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(text.encode()).hexdigest()
+
+    def differences(self, now: Study) -> list[str]:
+        """The identity fields in which ``now`` differs from this study (empty: the same
+        identity), changed files named with both hashes, e.g. ``files (files given through
+        variant options changed: /x/tiles.txt (sha256 3f2a9c01b7de, now 77aa01c2d3e4))``."""
+        mine, theirs = now.identity(), self.identity()
+        out = []
+        for key in (k for k in mine if mine[k] != theirs.get(k)):
+            if key != "files":
+                out.append(key)
+                continue
+            changed = []
+            for path in sorted(mine["files"].keys() | theirs["files"].keys()):
+                old, cur = theirs["files"].get(path), mine["files"].get(path)
+                if old != cur:
+                    changed.append(
+                        f"{path} (sha256 {(old or 'not used')[:12]}, now {(cur or 'not used')[:12]})"
+                    )
+            out.append(f"files (files given through variant options changed: {'; '.join(changed)})")
+        return out
 
     def cell(self, cell_id: str) -> Cell:
         for c in self.cells:

@@ -67,11 +67,11 @@ def write_run(
 def write_study_run(study: Any, run_dir: pathlib.Path, *, batch: int = 500, games: int | None = None) -> None:
     """Writes the run of a loaded ``pipeline.study.Study`` the way ``balancelab run`` leaves it,
     without Ray (``games``: only the first games of every cell, an unfinished run)."""
-    from pipeline import manifest as manifest_mod
+    from pipeline import resume
 
     run_dir.mkdir(parents=True, exist_ok=True)
-    man = manifest_mod.new(study, None)
-    manifest_mod.write(run_dir, man)
+    man = resume.new(study, None)
+    rundir.write_manifest(run_dir, man)
     for cell in study.cells:
         upto = cell.games if games is None else min(games, cell.games)
         for start in range(0, upto, batch):
@@ -86,4 +86,4 @@ def write_study_run(study: Any, run_dir: pathlib.Path, *, batch: int = 500, game
             )
     man.games_done = sum(min(c.games, games or c.games) for c in study.cells)
     man.finished = None if games is not None else "2024-01-01T00:00:05Z"
-    manifest_mod.write(run_dir, man)
+    rundir.write_manifest(run_dir, man)

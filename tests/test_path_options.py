@@ -15,7 +15,7 @@ import pytest
 import balancelab_cli as cli
 import rust_core
 from analysis.report import write_report
-from pipeline import manifest
+from pipeline import resume
 from pipeline.distribute import play_batch
 from pipeline.runner import run_study
 from pipeline.study import StudyError, load_study
@@ -139,7 +139,7 @@ def test_a_changed_tile_file_is_refused_on_resume_and_replay(ray_local, tmp_path
     assert cli.main(argv) == 0
     assert "matches the 2 rows recorded" in capsys.readouterr().out
     tiles.write_text(mirrored(tiles.read_text(), 5))
-    with pytest.raises(manifest.ManifestMismatch) as err:
+    with pytest.raises(resume.ManifestMismatch) as err:
         run_study(load_study(str(study_path)), out, workers=2, progress=False, quiet=True)
     message = str(err.value)
     assert "files" in message and str(tiles.resolve()) in message and old[:12] in message

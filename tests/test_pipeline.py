@@ -13,7 +13,7 @@ import pytest
 
 import balancelab_cli as cli
 import rundir
-from pipeline import manifest
+from pipeline import resume
 from pipeline.plan import missing_ranges
 from pipeline.runner import grow, run_study
 from pipeline.study import load_study
@@ -137,7 +137,7 @@ def test_more_games_extend_a_directory_and_another_study_is_refused(
     run_study(load_study(str(path), 100), out, workers=2, progress=False, quiet=True)
     assert same(read_run(out), expected_run(path, 100))
     other = write_study(seed=6, games=40, filename="other.toml")
-    with pytest.raises(manifest.ManifestMismatch, match="seed"):
+    with pytest.raises(resume.ManifestMismatch, match="seed"):
         run_study(load_study(str(other)), out, workers=2, progress=False, quiet=True)
     assert cli.main(["run", str(other), "--out", str(out), "--no-progress"]) == 2
     err = capsys.readouterr().err

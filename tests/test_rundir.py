@@ -17,7 +17,7 @@ import balancelab_cli as cli
 import rundir
 import rust_core
 from analysis.load import DuplicateKeys
-from pipeline import manifest
+from pipeline import resume
 from pipeline.study import StudyError, load_study
 
 
@@ -257,7 +257,7 @@ players = [2]
 agents = ["random", ["greedy", "mcts:iters=10"], ["xmcts:iters=5", "random"]]
 """
     study = load_study(str(write_study(text=text)))
-    engine = manifest.engine_of(study)
+    engine = resume.engine_of(study)
     assert engine.rules_version == {"alhambra": rust_core.rules_version("alhambra")}
     specs = ("greedy", "mcts:iters=10", "random", "xmcts:iters=5")
     assert engine.agent_versions == {spec: rust_core.agent_version(spec, "alhambra") for spec in specs}

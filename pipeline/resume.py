@@ -1,6 +1,7 @@
-"""The manifest of a run being written: what it records, and whether a directory may be continued.
+"""Whether an output directory may be continued, and the manifest a run starting now records.
 
-The record itself (fields, format, reading and writing) is :mod:`rundir.manifest`. A
+The manifest itself (fields, format, reading and writing) is :mod:`rundir.manifest`, the one
+manifest module; here is the writer's side that needs the engine (its versions, a replay). A
 directory belongs to one study played by one engine: running a different study into it
 (:class:`ManifestMismatch`) or the same study with another rules version of the game or another
 version of an agent (:class:`EngineChanged`) is refused; more games per cell are allowed. Files
@@ -27,7 +28,7 @@ from typing import Any
 import pyarrow.compute as pc
 
 import rust_core
-from rundir import LEDGER, EngineSpec, Manifest, check_run, read_manifest, write_manifest
+from rundir import LEDGER, EngineSpec, Manifest, check_run, read_manifest
 from rundir.batches import verified_studies
 from rundir.columns import GAME_INDEX, PLAYER
 from rundir.layout import data_dir, is_foreign_nonempty
@@ -38,7 +39,7 @@ from . import version
 from .study import Study
 from .words import plural
 
-__all__ = ["EngineChanged", "ManifestMismatch", "check_compatible", "engine_of", "new", "read", "write"]
+__all__ = ["EngineChanged", "ManifestMismatch", "check_compatible", "engine_of", "new", "read_for"]
 
 
 class ManifestMismatch(ValueError):
@@ -87,11 +88,6 @@ def evaluation_of(game: str) -> str:
     return (
         f"{game}_eval_weights.txt (hash {rust_core.eval_hash(game)}), fitted on {rust_core.eval_fitted(game)}"
     )
-
-
-def read(out: Path) -> Manifest | None:
-    """The manifest of ``out`` (:class:`rundir.RunFormatError` if of another format)."""
-    return read_manifest(out)
 
 
 def read_for(out: Path, study: Study) -> tuple[Manifest | None, str | None]:
@@ -181,20 +177,6 @@ def _replay_problem(out: Path, study: Study) -> str | None:
     return None
 
 
-def write(out: Path, manifest: Manifest) -> None:
-    write_manifest(out, manifest)
-
-
-def _file_changes(mine: dict[str, str], theirs: dict[str, str]) -> str:
-    """Which files differ, e.g. ``/x/tiles.txt (sha256 3f2a9c01b7de, now 77aa01c2d3e4)``."""
-    changes = []
-    for path in sorted(mine.keys() | theirs.keys()):
-        old, cur = theirs.get(path), mine.get(path)
-        if old != cur:
-            changes.append(f"{path} (sha256 {(old or 'not used')[:12]}, now {(cur or 'not used')[:12]})")
-    return "; ".join(changes)
-
-
 def check_compatible(out: Path, study: Study, old: Manifest | None) -> None:
     """Raises :class:`ManifestMismatch` if ``out`` is not a run directory of ``study``, or
     :class:`EngineChanged` if it was played by other rules or agent versions."""
@@ -205,18 +187,14 @@ def check_compatible(out: Path, study: Study, old: Manifest | None) -> None:
                 "give a new or empty directory"
             )
         return
-    mine, theirs = study.identity(), old.study.identity()
-    if mine != theirs:
-        diffs = [k for k in mine if mine[k] != theirs.get(k)]
-        detail = ""
-        if "files" in diffs:
-            changed = _file_changes(mine["files"], theirs["files"])
-            detail = f" (files given through variant options changed: {changed})"
+    engine = engine_of(study)  # this engine first: what follows only reads the records
+    diffs = old.study.differences(study)
+    if diffs:
         raise ManifestMismatch(
             f"{out} holds study {old.study.name!r} from {old.study.source}, which differs from "
-            f"{study.source} in: {', '.join(diffs)}{detail}; use another --out directory (or delete {out})"
+            f"{study.source} in: {', '.join(diffs)}; use another --out directory (or delete {out})"
         )
-    changes = old.engine.changes(engine_of(study))
+    changes = old.engine.changes(engine)
     if changes:
         raise EngineChanged(
             f"{out} was played by another engine ({'; '.join(changes)}): its games cannot be mixed with "
