@@ -1,7 +1,7 @@
 """`rust_core.simulate` against the bare reference loop, side by side in one run, on one core.
 
     python -m bench.limit [--seconds S] [--repeats R] [--only GAME ...] [--agents random greedy]
-                          [--profile release] [--binary PATH]
+                          [--profile release] [--binary PATH] [--name limit]
 
 The bare loop (`rust_core/examples/limit.rs`, `rust_core::batch::bare`) plays the games
 `simulate` plays (same seeds, same agent in every seat, default rules) straight through the
@@ -14,7 +14,7 @@ Per game, at its fewest and most players and per agent, the two alternate `--rep
 the same games (about `--seconds` each); the best rate of each counts. Simulate is timed in
 process CPU seconds (`time.process_time`, Arrow conversion included), the bare loop by its own
 process CPU clock. Prints games/s of each and the ratio simulate / bare, checks that both played
-the same games (sums of scores and turns), and writes limit.json into `--out`.
+the same games (sums of scores and turns), and writes NAME.json (limit.json) into `--out`.
 """
 
 from __future__ import annotations
@@ -103,6 +103,7 @@ def main() -> None:
     ap.add_argument("--agents", nargs="*", default=["random"], choices=["random", "greedy"])
     ap.add_argument("--profile", default="release", help="cargo profile of the bare loop (default release)")
     ap.add_argument("--binary", type=Path, help="a built `limit` example (default: build it with cargo)")
+    ap.add_argument("--name", default="limit", help="results file name, NAME.json (default limit)")
     add_out(ap, "limit")
     args = ap.parse_args()
     binary = args.binary or build(args.profile)
@@ -123,7 +124,7 @@ def main() -> None:
         figures["alhambra_random_target_met"] = met
         verdict = "met" if met else "NOT met"
         print(f"target: Alhambra random play via simulate >= {TARGET} of the bare loop: {verdict}")
-    print(f"wrote {write('limit', figures, args.out)}")
+    print(f"wrote {write(args.name, figures, args.out)}")
 
 
 if __name__ == "__main__":
