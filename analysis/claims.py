@@ -114,6 +114,8 @@ class FixClaim:
     threshold: float
     deals: int
     played_deals: int = 0
+    #: The sibling report whose study played ``handicap`` (empty: this study played it).
+    played_in: str = ""
     score_unit: Literal["points"] | None = "points"
     score_note: str = ""
     missing: str | None = None
@@ -178,7 +180,8 @@ def fix_sentence(c: FixClaim) -> str:
     give = "No handicap is needed" if none else f"Give {rule}"
     estimate = f"the recorded scores put fair at {_fair_at(c)} points ({c.deals:,} deals)"
     if c.played is not None:
-        how = "without one" if none else f"with {rule}"
+        where = f" in the {c.played_in} study" if c.played_in else ""
+        how = ("without one" if none else f"with {rule}") + where
         played = f"played {how} ({c.played_deals:,} deals), the start player's advantage is {_pts(c.played)}"
         if status == "confirmed":
             return f"{give}: {played}, within {band}, so {c.subject} is fair at this skill level (played)."

@@ -28,10 +28,12 @@ import numpy as np
 import polars as pl
 
 from .claims import FixClaim, Interval, SweepClaim, seat_name
+from .evidence import find
 from .games import section
 from .model import CellInfo, StudyAnalysis
 from .stats.compensation import NO_TIEBREAK, Compensation, compensation, outcomes, win_shares
 from .stats.intervals import clustered_wilson
+from .stats.practical import classify
 from .stats.sweep import Crossing, crossing, fit_rows
 
 __all__ = [
@@ -59,6 +61,8 @@ class CellFix:
     cell: CellInfo
     comp: Compensation
     confirm_cell: str | None = None
+    #: The sibling report that played the handicap (:mod:`analysis.evidence`), where this study did not.
+    confirm_report: str | None = None
     confirm_finding: str | None = None
     confirm_advantage: tuple[float, float, float] | None = None
     #: The start-player advantage the recorded scores predict under the whole-point handicap, and
@@ -82,7 +86,7 @@ class CellFix:
 
     @property
     def reading(self) -> str:
-        if self.confirm_cell is None:
+        if self.confirm_cell is None and self.confirm_report is None:
             return "not played"
         return CONFIRMS.get(self.confirm_finding or "", "not settled")
 
@@ -165,7 +169,7 @@ def _fix(s: StudyAnalysis, c: CellInfo, same: list[CellInfo], step: int) -> Cell
     # handicap (an unhandicapped cell that needs none is its own confirmation).
     match = next((o for o in same if handicap_of(o) == whole), None)
     if match is None:
-        return fix
+        return _played_elsewhere(s, fix, whole)
     r = s.advantage_row(match.id)
     result = (r["advantage"], r["lo"], r["hi"])
     return replace(
@@ -174,6 +178,22 @@ def _fix(s: StudyAnalysis, c: CellInfo, same: list[CellInfo], step: int) -> Cell
         confirm_finding=str(r["finding"]),
         confirm_advantage=result,
         confirm_units=int(r.get("units") or 0),
+    )
+
+
+def _played_elsewhere(s: StudyAnalysis, fix: CellFix, whole: list[int]) -> CellFix:
+    """``fix`` with a sibling report's play of its handicap, where one played it (played
+    evidence outranks prediction on every page: :mod:`analysis.evidence`)."""
+    p = find(s, fix.cell, whole)
+    if p is None:
+        return fix
+    _, lo, hi = p.advantage
+    return replace(
+        fix,
+        confirm_report=p.report,
+        confirm_finding=classify(lo, hi, s.threshold),
+        confirm_advantage=p.advantage,
+        confirm_units=p.units,
     )
 
 
@@ -276,6 +296,7 @@ def fix_claim(s: StudyAnalysis, f: CellFix, about: CellInfo | None = None) -> Fi
         threshold=s.threshold,
         deals=f.comp.n_deals,
         played_deals=f.confirm_units,
+        played_in=f.confirm_report or "",
     )
 
 

@@ -110,6 +110,9 @@ class StudyAnalysis:
     #: Only the generic analysis (no game's own tables or ladder values): what the atlas page reads,
     #: from a run or from its data folder, which keeps only the generic columns.
     generic: bool = False
+    #: Handicapped cells the reports beside this one played (:class:`analysis.evidence.Played`):
+    #: a fix this study did not play quotes their play (set by the report writer).
+    elsewhere: list[Any] = field(default_factory=list)
 
     @property
     def name(self) -> str:

@@ -142,6 +142,7 @@ class _Fake:
     """The parts of a StudyAnalysis the fix chain reads: cells, rows, each cell's advantage."""
 
     game, paired, threshold = "coin", True, 0.03
+    elsewhere: list[object] = []  # no sibling report played anything
 
     def __init__(self, cells: dict[str, tuple[int, int]]) -> None:
         from analysis.model import CellInfo

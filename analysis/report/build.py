@@ -6,6 +6,7 @@ import html
 import pathlib
 from string import Template
 
+from ..evidence import read_siblings, write_played
 from ..fairness import cell_fixes, sweeps
 from ..findings import scope, verdict
 from ..games import section
@@ -74,7 +75,9 @@ def write_report(
     s = analyse(run_dir, threshold=threshold, allow_partial=allow_partial)
     out = pathlib.Path(run_dir) / "report" if out_dir is None else pathlib.Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
+    s.elsewhere = read_siblings(out)  # what the reports beside this one played
     doc = build(s, out)
+    write_played(s, out)
     page = Template(TEMPLATE.read_text()).substitute(title=html.escape(s.name), body="\n".join(doc.html))
     index = out / "index.html"
     index.write_text(page, encoding="utf-8")

@@ -49,8 +49,11 @@ def _rule_words(h: tuple[int, ...]) -> str:
 def _fix_row(s: StudyAnalysis, f: CellFix) -> list[object]:
     claim = fix_claim(s, f)
     played = "not played"
-    if f.confirm_cell is not None and f.confirm_advantage is not None:
-        where = "this cell" if f.confirm_cell == f.cell.id else s.short(f.confirm_cell)
+    if f.confirm_advantage is not None:
+        if f.confirm_cell is None:
+            where = f"in {f.confirm_report}"
+        else:
+            where = "this cell" if f.confirm_cell == f.cell.id else s.short(f.confirm_cell)
         played = f"{where}: {_points(*f.confirm_advantage)}"
     source = f.cell.name if not f.step else f"{f.cell.name} (re-estimate {f.step})"
     predicted = _points(f.predicted, f.predicted_lo, f.predicted_hi)
