@@ -154,7 +154,8 @@ def _atlas_pages(studies: Any, args: argparse.Namespace, costs: Any) -> int:
     # a data folder holds only the columns the page reads: the games' full reports (which read each
     # game's own columns too) come from the run directories only
     for game, run_dir in dirs.items() if args.from_dir is None else ():
-        status = write_report(run_dir, target / game, quiet=True, allow_partial=args.allow_partial)
+        # the reports beside the atlas's folder (e.g. reports/hiroba-handicap) lend their played handicaps
+        status = write_report(run_dir, target / game, True, args.allow_partial, siblings_of=target)
         if status != 0:
             return status
     cost = {}

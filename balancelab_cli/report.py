@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import functools
 import shutil
 import sys
 import tempfile
@@ -42,8 +43,14 @@ def cmd_report(args: argparse.Namespace) -> int:
 
 
 def write_report(
-    run_dir: Path, out_dir: Path | None, quiet: bool = False, allow_partial: bool = False
+    run_dir: Path,
+    out_dir: Path | None,
+    quiet: bool = False,
+    allow_partial: bool = False,
+    siblings_of: Path | None = None,
 ) -> int:
+    """Writes the report of ``run_dir`` into ``out_dir`` (default ``run_dir/report``); the played
+    handicaps of the reports beside ``siblings_of`` (default the report's folder) are quoted."""
     from analysis.load import DuplicateKeys
     from analysis.report import write_report as _write_report
     from rundir import IncompleteRun, RunFormatError, read_manifest, verify_run
@@ -60,7 +67,8 @@ def write_report(
             )
         if not quiet:
             print(f"writing the report into {target} ...", file=sys.stderr, flush=True)
-        index = _render(run_dir, target, out_dir is None, allow_partial, _write_report)
+        render = functools.partial(_write_report, siblings_of=siblings_of or target)
+        index = _render(run_dir, target, out_dir is None, allow_partial, render)
     except ManifestDamaged as exc:
         return fail(f"{exc}; {exc.restore_hint(run_dir)}")
     except (IncompleteRun, RunFormatError, DuplicateKeys) as exc:
@@ -89,6 +97,7 @@ def _render(
     """Writes the report into a private temporary folder, then copies each file into ``target``
     (temporary name, rename): a link in the way is replaced, never written through, and inside the
     run no folder on the way is followed."""
+    from analysis.evidence import PLAYED
     from rundir.store import atomic_write_bytes
 
     root = run_dir if inside_run else target
@@ -98,6 +107,8 @@ def _render(
         for path in sorted(scratch.rglob("*")):
             if path.is_file() and not path.is_symlink():
                 atomic_write_bytes(target / path.relative_to(scratch), path.read_bytes(), root=root)
+        if not (scratch / PLAYED).exists() and (target / PLAYED).is_file():
+            (target / PLAYED).unlink()  # an older page's played cells: this one played none
         return target / Path(index).relative_to(scratch)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from helpers_runs import write_study_run
 
+import balancelab_cli as cli
 from analysis.claims import fix_status
 from analysis.evidence import PLAYED, read_siblings
 from analysis.fairness import cell_fixes, fix_claim
@@ -54,7 +55,9 @@ def test_a_sibling_reports_play_outranks_this_reports_prediction(tmp_path):
     records = json.loads((reports / "plays" / PLAYED).read_text())
     assert [r["handicap"] for r in records] == [list(whole)]  # only the handicapped cell travels
 
-    write_report(predicting, reports / "predicts")
+    (reports / "predicts").mkdir()
+    (reports / "predicts" / PLAYED).write_text("[]")  # an older page's: this study plays none
+    assert cli.main(["report", str(predicting), "--report-dir", str(reports / "predicts")]) == 0
     s = analyse(predicting)
     s.elsewhere = read_siblings(reports / "predicts")
     (f,) = [f for f in cell_fixes(s) if f.step == 0]
