@@ -1317,15 +1317,16 @@ fn longest(edges: &[(u16, u16)], rule: WallRule) -> u32 {
                     g.mark(s, n_comp, &mut comp);
                 }
             }
+            // Each component's degree sum and whether it has an odd-degree vertex, in one pass.
+            let mut degree_sum = [0u32; 193];
+            let mut odd = [false; 193];
+            for v in 0..nv {
+                degree_sum[comp[v] as usize] += deg[v] as u32;
+                odd[comp[v] as usize] |= deg[v] % 2 == 1;
+            }
             let mut used = [false; 96];
             for c in 1..=n_comp {
-                let mut any_odd = false;
-                let mut degree_sum = 0u32;
-                for v in (0..nv).filter(|&v| comp[v] == c) {
-                    degree_sum += deg[v] as u32;
-                    any_odd |= deg[v] % 2 == 1;
-                }
-                let size = degree_sum / 2;
+                let (size, any_odd) = (degree_sum[c as usize] / 2, odd[c as usize]);
                 if !any_odd || size <= best {
                     best = best.max(if any_odd { 0 } else { size });
                     continue;
