@@ -35,7 +35,7 @@ from .ladder_findings import ladder_findings
 from .model import CellInfo, StudyAnalysis
 from .stats.practical import MIN_VERDICT_DEALS, direction
 from .switches import switch_findings
-from .words import p_value, pct, pts, pts_ci
+from .words import pct, pts, pts_ci
 
 __all__ = ["scope", "threshold_words", "verdict"]
 
@@ -124,25 +124,24 @@ def _comparison(s: StudyAnalysis, a: str, b: str) -> dict[str, Any] | None:
 
 
 def _against(s: StudyAnalysis, best: CellInfo, other: CellInfo) -> tuple[str, str]:
-    """(kind, words) of how ``best`` compares with ``other``: closer, tied or opposite."""
+    """(kind, words) of how ``best`` compares with ``other``: closer, tied or opposite; the
+    difference (``other`` − ``best``) with its simultaneous 95% interval, paired over the deals both
+    played (:mod:`analysis.stats.compare`)."""
     a_best, a_other = s.advantage_row(best.id)["advantage"], s.advantage_row(other.id)["advantage"]
     comp = _comparison(s, best.id, other.id)
     if a_best * a_other < 0:
         return "opposite", f"{other.name} ({pts(a_other)} points) errs the other way"
     if comp is None:
         return "tied", f"{other.name} ({pts(a_other)} points; not compared)"
-    p = p_value(comp["p_adj"])
-    if comp["reject"]:
-        return (
-            "closer",
-            f"{other.name} ({pts(a_other)}; difference {abs(100 * comp['diff']):.1f} points, "
-            f"Bonferroni p {_eq(p)})",
-        )
-    return "tied", f"{other.name} ({pts(a_other)}; Bonferroni p {_eq(p)})"
+    words = f"{other.name} ({pts(a_other)}; difference {_difference(comp, best.id)})"
+    return ("closer" if comp["reject"] else "tied"), words
 
 
-def _eq(p: str) -> str:
-    return p if p.startswith("<") else f"= {p}"
+def _difference(comp: dict[str, Any], base: str) -> str:
+    """A comparison's difference (the other cell minus ``base``) with its interval, in points."""
+    sign = 1.0 if comp["cell_a"] == base else -1.0  # the table holds b − a
+    diff, lo, hi = (sign * comp[k] for k in ("diff", "lo", "hi"))
+    return f"{pts(diff)} points [{pts(min(lo, hi))}, {pts(max(lo, hi))}]"
 
 
 def _closest(s: StudyAnalysis, cells: list[CellInfo], titled: bool) -> Finding:
@@ -155,15 +154,28 @@ def _closest(s: StudyAnalysis, cells: list[CellInfo], titled: bool) -> Finding:
             kind, words = _against(s, best, other)
             kinds[kind].append(words)
     sentence = f"{best.name} is closest to fair: start-player advantage {_adv_ci(r)}."
-    if kinds["closer"]:
-        sentence += " It is closer to fair than " + "; ".join(kinds["closer"]) + "."
-    if kinds["tied"]:
-        sentence += " The evidence does not separate it from " + "; ".join(kinds["tied"]) + "."
-    if kinds["opposite"]:
-        sentence += " " + "; ".join(kinds["opposite"]) + "."
+    if s.anytime_valid:  # raced: fixed-sample differences do not hold under its looks; the race does
+        sentence += " The race below compares the settings, each over every look it made."
+    else:
+        sentence += _evidence_words(kinds)
     sentence += " " + three_way(s, cells)
     title = "Variant closest to fair" + (f" ({best.n_players} players, {best.lineup})" if titled else "")
     return Finding(title, sentence, tuple(c.id for c in cells))
+
+
+def _evidence_words(kinds: dict[str, list[str]]) -> str:
+    """The closest setting against each other one: differences (other − closest) with simultaneous
+    95% intervals over every comparison of the study, paired over the shared deals."""
+    out = ""
+    if kinds["closer"]:
+        out += " It is closer to fair than " + "; ".join(kinds["closer"]) + "."
+    if kinds["tied"]:
+        out += " The evidence does not separate it from " + "; ".join(kinds["tied"]) + "."
+    if kinds["opposite"]:
+        out += " " + "; ".join(kinds["opposite"]) + "."
+    if kinds["closer"] or kinds["tied"]:
+        out += " (Differences: the other setting minus this one, simultaneous 95% intervals, paired by deal.)"
+    return out
 
 
 #: Each practical class read as a three-way verdict against the threshold.
@@ -219,7 +231,9 @@ def _skill(s: StudyAnalysis, cells: list[CellInfo], titled: bool) -> Finding:
     settled = {d for d in dirs if d != "unsettled"}
     if len(settled) > 1:
         comp = _comparison(s, cells[0].id, cells[-1].id)
-        evidence = f" (weakest against strongest: Bonferroni p {_eq(p_value(comp['p_adj']))})" if comp else ""
+        evidence = (
+            f" (strongest minus weakest: {_difference(comp, cells[0].id)}, simultaneous 95%)" if comp else ""
+        )
         sentence = (
             f"The answer changes with skill{evidence}: {side}. A result from one skill level does not "
             f"carry over to players of another. The strongest line-up here, {cells[-1].lineup}, is only "

@@ -269,7 +269,7 @@ def test_skill_finding_says_when_the_answer_changes():
     assert skill[0].sentence.startswith("The answer is the same at every skill level")
 
 
-def test_closest_to_fair_cites_the_holm_comparisons():
+def test_closest_to_fair_cites_the_differences_with_their_intervals():
     from analysis.findings import verdict
 
     def comp(a, b, diff, reject, p):
@@ -304,7 +304,9 @@ def test_closest_to_fair_cites_the_holm_comparisons():
     closest = next(f for f in verdict(s) if f.title.startswith("Variant closest to fair"))
     text = closest.sentence
     assert text.startswith("money_3 is closest to fair")
-    assert "closer to fair than official" in text and "Bonferroni p < 0.001" in text
+    # each difference is the other setting minus the closest, with its interval (paired, simultaneous)
+    assert "closer to fair than official (−1.6; difference −1.2 points [−2.2, −0.2])" in text
+    assert "Bonferroni p" not in text and "paired by deal" in text
     assert "other (+0.6 points) errs the other way" in text
     # three ways against the threshold: within, beyond, undetermined (never "not fair" unshown)
     assert "Fair within ±1 point (interval inside the band): money_3 (−0.4 points" in text

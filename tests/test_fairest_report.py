@@ -44,6 +44,10 @@ def test_fairest_report_reads_anytime_valid_intervals(tmp_path):
     assert r["hi"] - r["lo"] > 1.2 * (fixed.hi - fixed.lo)  # a confidence sequence, not the fixed interval
     md = "\n".join(build(s, tmp_path / "out").md)
     assert "STALE" not in md  # the race is recomputed from the games
+    closest = next(x for x in md.splitlines() if "is closest to fair" in x)
+    assert (
+        "does not separate" not in closest and "The race below compares" in closest
+    )  # no fixed-sample tests
     lead = md.split("## Verdict", 1)[1].split("\n- ", 1)[0]
     assert lead.count("anytime-valid") == 1 and md.count("anytime-valid") == 1
     verdict = md.split("## Verdict", 1)[1].split("\n## ", 1)[0]
