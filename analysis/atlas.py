@@ -51,6 +51,7 @@ __all__ = [
     "game_atlas",
     "seat_verdict",
     "settle_deals",
+    "share_digits",
     "two_player_verdict",
 ]
 
@@ -342,8 +343,32 @@ def game_atlas(run_dir: pathlib.Path | str, cost: Mapping[str, float] | None = N
     )
 
 
+def _shown(v: float, fair: float, d: int, from_fair: bool) -> float:
+    """``v`` as printed with ``d`` decimals, less the fair share as printed (or its distance)."""
+    return round(100 * (v - fair), d) if from_fair else round(100 * v, d) - round(100 * fair, d)
+
+
+def share_digits(lo: float, hi: float, fair: float, *, from_fair: bool = False) -> int:
+    """Decimals (in points) an interval of a share keeps: none (one when narrow), more where
+    rounding would put an end on or across the fair share that the interval excludes
+    (``from_fair``: the ends are printed as distances from the fair share)."""
+    base = 1 if hi - lo < 0.05 else 0
+    for d in range(base, 4):
+        above = lo <= fair or _shown(lo, fair, d, from_fair) > 0
+        below = hi >= fair or _shown(hi, fair, d, from_fair) < 0
+        if above and below:
+            return d
+    return 4
+
+
 def cell_words(r: AtlasRow) -> str:
     """The number of a row: the advantage (2 players) or every seat's share (3+)."""
     if r.n_players == 2:
         return f"{pts(r.advantage)} points [{pts(r.lo)}, {pts(r.hi)}]"
-    return " · ".join(f"{x.seat}: {pct(x.share, 0)} [{100 * x.lo:.0f}, {100 * x.hi:.0f}]" for x in r.seats)
+    f = 1 / r.n_players
+
+    def seat(x: SeatShare) -> str:
+        d = share_digits(x.lo, x.hi, f)
+        return f"{x.seat}: {pct(x.share, 0)} [{100 * x.lo:.{d}f}, {100 * x.hi:.{d}f}]"
+
+    return " · ".join(seat(x) for x in r.seats)

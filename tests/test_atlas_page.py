@@ -226,3 +226,24 @@ def test_the_page_opens_with_the_rungs_the_grid_and_the_sentences_before_the_tab
     assert (tmp_path / "page" / "figures" / "atlas_verdicts.png").exists()
     md = (tmp_path / "page" / "report.md").read_text()
     assert md.index("atlas_verdicts.png") < md.index("- Hiroba (mcts:iters=1000):") < md.index("| game |")
+
+
+@given(lo=st.floats(0.0, 0.95), width=st.floats(0.0001, 0.6), n=st.integers(3, 6), near=st.booleans())
+def test_a_printed_share_interval_excludes_the_fair_share_whenever_the_interval_does(lo, width, n, near):
+    from analysis.atlas import share_digits
+
+    fair = 1 / n
+    lo = (
+        fair + 1e-4 + lo / 50 if near else lo
+    )  # just above the fair share (≥ 0.01 points): rounding would reach it
+    hi = min(lo + width, 1.0)
+    for from_fair in (False, True):
+        d = share_digits(lo, hi, fair, from_fair=from_fair)
+        if from_fair:  # "seat 4: −5.6 [−11, 0]" for an interval below the share would read as touching it
+            ends = (round(100 * (lo - fair), d), round(100 * (hi - fair), d))
+            assert (lo <= fair or ends[0] > 0) and (hi >= fair or ends[1] < 0)
+        else:  # "[25, 31]" for an interval above a fair 25
+            ends = (round(100 * lo, d), round(100 * hi, d))
+            assert (lo <= fair or ends[0] > round(100 * fair, d)) and (
+                hi >= fair or ends[1] < round(100 * fair, d)
+            )

@@ -27,7 +27,7 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Patch, Rectangle
 
 from ..agents import describe
-from ..atlas import AtlasRow, GameAtlas, SeatShare, cell_words, game_atlas, points_words
+from ..atlas import AtlasRow, GameAtlas, SeatShare, cell_words, game_atlas, points_words, share_digits
 from ..words import pts, signed
 from .doc import Doc
 from .style import OKABE_ITO
@@ -100,7 +100,7 @@ def _number(r: AtlasRow, words: bool = False) -> str:
     if x is None:
         return "no seat shares"
     f = 1 / r.n_players
-    digits = 1 if x.hi - x.lo < 0.05 else 0  # a narrow interval keeps its tenths
+    digits = share_digits(x.lo, x.hi, f, from_fair=True)
     lo, hi = (signed(100 * (v - f), digits) if math.isfinite(v) else "n/a" for v in (x.lo, x.hi))
     if words:
         return f"seat {x.seat} {pts(x.share - f)} points [{lo}, {hi}] from 1/{r.n_players}"
