@@ -34,6 +34,7 @@ import numpy as np
 import polars as pl
 from scipy import stats as sps
 
+from .estimator import outcome_column
 from .games import NO_SECTION, LadderValue, section
 from .model import CellInfo, StudyAnalysis
 from .stats.intervals import clustered_wilson, unit_means
@@ -398,9 +399,11 @@ def _units(s: StudyAnalysis, cell_id: str, key: str) -> Units | None:
     rows = s.rows.get(cell_id)
     if rows is None or key not in ("start_advantage", "tie_share"):
         return None
-    if key == "start_advantage":  # the seat-0 win minus the fair share, as the rung's estimate
+    if key == "start_advantage":  # the seat-0 outcome minus the fair share, as the rung's estimate
         n = int(rows["seat"].max()) + 1  # type: ignore[arg-type]
-        u = unit_means(rows.filter(pl.col("seat") == 0), pl.col("win") - 1 / n, paired=s.paired)
+        won = outcome_column(s.manifest.study, rows)  # the study's estimator, as the advantage row
+        won = pl.col("win") if won is None else won
+        u = unit_means(rows.filter(pl.col("seat") == 0), won - 1 / n, paired=s.paired)
     else:
         u = unit_means(game_table(rows), pl.col("tie").cast(pl.Float64), paired=s.paired)
     return u["value"].to_numpy().astype(float), u["unit"].to_numpy()

@@ -16,6 +16,7 @@ import polars as pl
 from rundir import Cell, Manifest
 from rundir.cells import PLAY
 
+from .estimator import CORRECTED, RAW, outcome_column
 from .fairest import fairest_rounds, sequence_n_opt
 from .games import NO_SECTION, GameSection, section
 from .load import Run, open_run
@@ -57,14 +58,16 @@ def _advantage_row(
     threshold: float,
     game: GameSection,
     n_opt: float | None = None,
+    outcome: pl.Expr | None = None,
 ) -> tuple[dict[str, Any], str | None]:
     """The cell's advantage row, and a warning when its interval cannot settle the question. With
     ``n_opt`` (a run whose rounds looked at the data and added games: ``fairest``) the interval is
-    anytime-valid (a confidence sequence tuned to ``n_opt`` units)."""
+    anytime-valid (a confidence sequence tuned to ``n_opt`` units). ``outcome``: the start player's
+    outcome the study's estimator reads (:func:`analysis.estimator.outcome_column`; None: raw)."""
     a = (
-        start_advantage(r, paired=paired)
+        start_advantage(r, paired=paired, outcome=outcome)
         if n_opt is None
-        else start_advantage_sequence(r, paired=paired, n_opt=n_opt)
+        else start_advantage_sequence(r, paired=paired, n_opt=n_opt, outcome=outcome)
     )
     test = equal_seats_test(r, paired=paired)
     cls = classify(a.lo, a.hi, threshold)
@@ -85,6 +88,7 @@ def _advantage_row(
         "equal_seats_p": test.p_value,
         "equal_seats_test": test.method,
         "anytime_valid": n_opt is not None,
+        "estimator": RAW if outcome is None else CORRECTED,
     }
     if game.advantage is not None:
         rec.update(game.advantage(r, paired))
@@ -223,7 +227,8 @@ class _CellTables:
         meta = {"cell": cid, "label": label, "n_players": n_players_of(r)}
         lit = {k: pl.lit(v) for k, v in meta.items()}
         self.seats.append(seat_win_rates(r, paired=paired).with_columns(**lit))
-        rec, warning = _advantage_row(r, meta, paired, limit, game, self.n_opt)
+        outcome = outcome_column(run.manifest.study, r)
+        rec, warning = _advantage_row(r, meta, paired, limit, game, self.n_opt, outcome)
         self.adv.append(rec)
         self.warnings += [warning] if warning and cid not in steps else []
         self.scores.append(score_by_seat(r, paired=paired).with_columns(**lit))

@@ -264,7 +264,7 @@ def parse_study(
     study = Study(
         raw.name, raw.description, raw.game, raw.seed, default_games, raw.pair_seats, source, cells,
         _files(options.paths, cells), raw.practical_threshold, [spec for spec, _ in ladder],
-        record_positions=raw.record_positions, luck=raw.luck, official=official,
+        record_positions=raw.record_positions, luck=raw.luck, official=official, estimator=raw.estimator,
     )  # fmt: skip
     return with_roles(study)  # every cell's role, made once (rundir.cells)
 
@@ -284,7 +284,7 @@ def _official(
 
 def _check_header(raw: study_file.StudyFile, source: str, games_per_cell: int | None) -> None:
     """The checks that need the engine or span fields: the game, the description, ``--games``,
-    the player counts."""
+    the player counts, an estimator that needs the luck."""
     fail = _fail(source)
     allowed_games = rust_core.games()
     if raw.game not in allowed_games:
@@ -295,6 +295,12 @@ def _check_header(raw: study_file.StudyFile, source: str, games_per_cell: int | 
         raise StudyError(source, "--games", f"must be an integer 1..{MAX_GAMES}, got {games_per_cell}")
     if len(set(raw.grid.players)) != len(raw.grid.players):
         raise fail("grid.players", f"repeated player count in {raw.grid.players}")
+    if raw.estimator == "corrected" and not raw.luck:
+        raise fail(
+            "estimator",
+            'estimator = "corrected" needs luck = true (the corrected outcome is the win share minus the '
+            'luck the run measures); set luck = true, or estimator = "raw"',
+        )
 
 
 def _files(paths: frozenset[str], cells: list[Cell]) -> dict[str, str]:

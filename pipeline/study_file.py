@@ -9,7 +9,7 @@ games, agents and variant options, cells that can be played) is judged afterward
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Union
+from typing import Annotated, Any, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag, ValidationError
 
@@ -100,6 +100,7 @@ class StudyFile(_Model):
     pair_seats: bool = False
     record_positions: bool = False
     luck: bool = False
+    estimator: Literal["raw", "corrected"] = "raw"
     official: Options | None = None
     practical_threshold: Annotated[float, Field(gt=0, lt=1, allow_inf_nan=False)] | None = None
     variant: Options = Field(default_factory=dict)
@@ -133,6 +134,10 @@ def expectations(agents: list[str]) -> dict[str, str]:
         "pair_seats": "true or false",
         "record_positions": "true or false",
         "luck": "true or false",
+        "estimator": (
+            '"raw" or "corrected" (the start-player advantage read from the win share, or from the win '
+            "share minus the measured luck: needs luck = true)"
+        ),
         "official": "a table of variant options that names exactly one cell: the published rules",
         "practical_threshold": "a share between 0 and 1 (0.01 = 1 point)",
         "variant": "a table of variant options",

@@ -25,6 +25,7 @@ from .layout import (
     part_path,
 )
 from .manifest import (
+    ESTIMATORS,
     FORMAT,
     Cell,
     EngineSpec,
@@ -39,6 +40,7 @@ from .verify import IncompleteRun, VerifiedRun, positions_paths, verify_run
 
 __all__ = [
     "DATA",
+    "ESTIMATORS",
     "FORMAT",
     "LEDGER",
     "LOCK",

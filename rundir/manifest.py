@@ -32,6 +32,8 @@ FORMAT = 2
 #: Most bytes of ``manifest.json`` read.
 MAX_MANIFEST_BYTES = 64 << 20
 CHECKSUM = "checksum"
+#: The study key ``estimator``'s values: the outcome the start-player advantage reads.
+ESTIMATORS = ("raw", "corrected")
 
 
 class RunFormatError(ValueError):
@@ -119,6 +121,10 @@ class Study:
     luck: bool = False
     #: The cell that plays the published rules (study key ``official``); not part of the identity.
     official: str | None = None
+    #: Which outcome the start-player advantage reads (study key ``estimator``, one of
+    #: :data:`ESTIMATORS`): ``raw`` the win share, ``corrected`` the win share minus the measured
+    #: luck (needs ``luck``). Not part of the identity: it changes the reading, not the games.
+    estimator: str = "raw"
 
     def identity(self) -> dict[str, Any]:
         """What must match for a directory to be continued: everything but game counts and prose."""
@@ -338,6 +344,8 @@ def _check_types(spec: Study, engine: EngineSpec) -> None:
             raise ValueError(f"cell {cell.id}: role {str(cell.role)[:40]!r} is none of {', '.join(ROLES)}")
         if not isinstance(cell.label, str) or not isinstance(cell.variant_label, (str, type(None))):
             raise ValueError(f"cell {cell.id}: label or variant_label is not text")
+    if spec.estimator not in ESTIMATORS:
+        raise ValueError(f"study.estimator {str(spec.estimator)[:40]!r} is none of {', '.join(ESTIMATORS)}")
     if not isinstance(spec.files, dict) or not all(
         isinstance(k, str) and isinstance(v, str) for k, v in spec.files.items()
     ):

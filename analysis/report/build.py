@@ -16,7 +16,7 @@ from ..switches import switch_sections
 from . import methods, sections
 from .doc import Doc
 from .fairness import fairness_findings, fairness_section
-from .luck import luck_section
+from .luck import estimator_lead, luck_section
 from .skill import ladder_section
 from .strength import strength_section
 from .style import cell_colours
@@ -36,7 +36,7 @@ def build(s: StudyAnalysis, out: pathlib.Path) -> Doc:
     fix = fairness_findings(s, fixes, found)
     # A study that plays fixes (a handicap, a sweep) asks for the fix first.
     asks = bool(found) or any(c.variant.get("handicap") for c in s.info)
-    doc.verdict(fix + verdict(s) if asks else verdict(s) + fix, scope(s))
+    doc.verdict(fix + verdict(s) if asks else verdict(s) + fix, scope(s) + estimator_lead(s))
     for w in s.warnings:
         doc.para(w, "warning")
     if s.advantage.height:

@@ -2,13 +2,78 @@
 
 from __future__ import annotations
 
+from ..estimator import CORRECTED, RAW_NUMBERS
 from ..luck import LuckRow, luck_rows
 from ..model import StudyAnalysis
 from ..stats.intervals import Estimate
 from ..words import interval
 from .doc import Doc
 
-__all__ = ["luck_section"]
+__all__ = ["estimator_lead", "estimator_methods", "luck_section"]
+
+
+def _corrected_cells(s: StudyAnalysis) -> tuple[list[str], list[str]]:
+    """(cells whose advantage read the corrected outcome, balance cells that read it raw)."""
+    a = s.advantage
+    if s.manifest.study.estimator != CORRECTED or "estimator" not in a.columns:
+        return [], []
+    balance = {c.id for c in s.balance}
+    read = dict(zip(a["cell"].to_list(), a["estimator"].to_list(), strict=True))
+    used = [c for c, e in read.items() if c in balance and e == CORRECTED]
+    return used, [c for c in a["cell"].to_list() if c in balance and c not in used]
+
+
+def _saved(rows: list[LuckRow]) -> str:
+    """The deals saved over the cells: ``×8.05``, or the range ``×0.94–×8.05``."""
+    lo, hi = min(r.deals_saved for r in rows), max(r.deals_saved for r in rows)
+    return f"×{lo:.2f}" if f"{lo:.2f}" == f"{hi:.2f}" else f"×{lo:.2f}–×{hi:.2f}"
+
+
+def estimator_lead(s: StudyAnalysis) -> list[str]:
+    """The verdict's line on the estimator, for a study that recorded luck or asked for the
+    corrected estimator (none otherwise: every number reads the win share as played)."""
+    rows = luck_rows(s)
+    used, raw = _corrected_cells(s)
+    unit = "deals" if s.paired else "games"
+    saved = f" ({unit} saved: {_saved(rows)}, per cell in Luck against skill)" if rows else ""
+    if used:
+        names = ", ".join(s.short(c) for c in raw)
+        left = f" ({names} recorded no luck and read the raw win share)" if raw else ""
+        return [
+            'Estimator: luck-corrected (estimator = "corrected"). The start-player advantage (each '
+            "verdict, the advantage table, the skill ladder's trend) reads the start player's win share "
+            f"minus the luck measured for them, an unbiased estimate of the same advantage{saved}{left}. "
+            f"The raw win share is read by {RAW_NUMBERS}."
+        ]
+    if not rows:
+        return []
+    return [
+        'Estimator: raw (estimator = "raw", the default): every number reads the win share as played; '
+        f"{unit} the luck-corrected advantage would save: {_saved(rows)} (Luck against skill; above ×1 it "
+        f"needs fewer {unit} for the same interval)."
+    ]
+
+
+def estimator_methods(s: StudyAnalysis) -> str | None:
+    """The methods paragraph on the estimator (None for a study that recorded no luck)."""
+    used, _ = _corrected_cells(s)
+    if not used and not luck_rows(s):
+        return None
+    unit = "deal" if s.paired else "game"
+    which = (
+        'This study reads the luck-corrected start-player advantage (estimator = "corrected"): each '
+        "verdict, the advantage table and the skill ladder's trend of it. "
+        if used
+        else 'This study reads the raw win share everywhere (estimator = "raw", the default). '
+    )
+    return (
+        f"Estimator. {which}The corrected advantage is the mean over {unit}s of the start player's win "
+        f"share minus their measured luck (a game that recorded none counts 0), less 1/n, with a Student-t "
+        "interval (or, in a raced study, the same confidence sequence, not cut to [0, 1]); the luck has "
+        "mean zero, so it estimates the same advantage as the raw win share. Its gain is the variance per "
+        f"{unit} raw over corrected ({unit}s saved: how many times fewer {unit}s the same interval needs; "
+        f"below 1 it costs {unit}s). Always raw: {RAW_NUMBERS}."
+    )
 
 
 def luck_section(doc: Doc, s: StudyAnalysis) -> None:
@@ -23,7 +88,7 @@ def luck_section(doc: Doc, s: StudyAnalysis) -> None:
         "the change in a frozen evaluation of the position (the game's learned evaluation) minus its "
         "expected change over redrawn outcomes. Subtracting it leaves the expected result unchanged, so "
         "the corrected advantage estimates the same quantity; where it explains much of the outcome, "
-        f"it needs fewer {unit} for the same interval. The verdicts above use the raw outcomes. Luck's "
+        f"it needs fewer {unit} for the same interval. {_verdicts(s)} Luck's "
         "share is the part of a game's outcome the measured luck explains (squared correlation): a lower "
         "bound on how much of the game is chance, since the evaluation sees only part of it."
         + (
@@ -53,3 +118,9 @@ def _beats(r: LuckRow) -> str:
 
 def _points(e: Estimate) -> str:
     return interval(e.estimate, e.lo, e.hi, 1, scale=100, sign=True)
+
+
+def _verdicts(s: StudyAnalysis) -> str:
+    if _corrected_cells(s)[0]:
+        return 'The verdicts above use the corrected outcomes (estimator = "corrected").'
+    return "The verdicts above use the raw outcomes."

@@ -14,6 +14,7 @@ from ..games import section
 from ..model import StudyAnalysis
 from ..stats.compare import METRICS
 from .doc import Doc
+from .luck import estimator_methods
 
 __all__ = ["glossary", "methods", "provenance"]
 
@@ -67,6 +68,9 @@ def methods(doc: Doc, s: StudyAnalysis) -> None:
         f"{others}.",
     ):
         doc.para(text)
+    estimator = estimator_methods(s)
+    if estimator:
+        doc.para(estimator)
     game = section(s.game)
     if game.methods:
         doc.para(game.methods)

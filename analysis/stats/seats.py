@@ -11,6 +11,7 @@ players) on the per-deal seat differences.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -88,21 +89,40 @@ def seat_win_rates(rows: pl.DataFrame, *, paired: bool, alpha: float = ALPHA) ->
     return pl.DataFrame(recs)
 
 
-def start_advantage(rows: pl.DataFrame, *, paired: bool, alpha: float = ALPHA) -> Estimate:
-    """Seat-0 win rate minus 1/n, with the seat-0 interval shifted by the same amount."""
+#: The method of an interval over luck-corrected outcomes (:mod:`analysis.estimator`).
+CORRECTED_METHOD = "t, luck-corrected"
+
+
+def start_advantage(
+    rows: pl.DataFrame, *, paired: bool, alpha: float = ALPHA, outcome: pl.Expr | None = None
+) -> Estimate:
+    """Seat-0 win rate minus 1/n, with the seat-0 interval shifted by the same amount. With
+    ``outcome`` (the luck-corrected win, :func:`analysis.estimator.outcome_column`) the mean of
+    that per unit instead, with a Student-t interval (a corrected outcome is no share)."""
     n = n_players_of(rows)
-    return _seat_estimate(rows, 0, paired, alpha).shifted(-1 / n)
+    if outcome is None:
+        return _seat_estimate(rows, 0, paired, alpha).shifted(-1 / n)
+    values = unit_means(rows.filter(pl.col("seat") == 0), outcome, paired=paired)["value"].to_numpy()
+    e = mean_ci(values, alpha)
+    return Estimate(e.estimate - 1 / n, e.lo - 1 / n, e.hi - 1 / n, e.n_units, CORRECTED_METHOD)
 
 
 def start_advantage_sequence(
-    rows: pl.DataFrame, *, paired: bool, alpha: float = ALPHA, n_opt: float = 1000.0
+    rows: pl.DataFrame,
+    *,
+    paired: bool,
+    alpha: float = ALPHA,
+    n_opt: float = 1000.0,
+    outcome: pl.Expr | None = None,
 ) -> Estimate:
     """Seat-0 win rate minus 1/n with an anytime-valid interval (a confidence sequence over the
-    units: :mod:`analysis.stats.sequential`), for loops that look after every round."""
+    units: :mod:`analysis.stats.sequential`), for loops that look after every round. With
+    ``outcome`` (the luck-corrected win) the sequence over its unit means, not cut to [0, 1]."""
     n = n_players_of(rows)
     mine = rows.filter(pl.col("seat") == 0)
-    values = unit_means(mine, "win", paired=paired)["value"].to_numpy()
-    return confidence_sequence(values, alpha, n_opt, SHARE).shifted(-1 / n)
+    values = unit_means(mine, "win" if outcome is None else outcome, paired=paired)["value"].to_numpy()
+    support = SHARE if outcome is None else (-math.inf, math.inf)
+    return confidence_sequence(values, alpha, n_opt, support).shifted(-1 / n)
 
 
 #: Where a win share lies.

@@ -1,0 +1,41 @@
+"""Which outcome the start-player advantage reads: the raw win share, or the luck-corrected one.
+
+A study with ``luck = true`` records each player's luck (column ``luck``: the sum of ``V(after) −
+E[V(after)]`` over the chance events, under a frozen evaluation ``V``). Every term has mean zero,
+so ``win − luck`` estimates the same expected win share as ``win`` (a control variate); where the
+evaluation sees what chance deals it needs fewer deals for the same interval
+(:mod:`analysis.luck` measures how many). The study key ``estimator`` chooses: ``raw`` (the
+default: with today's evaluations the correction saves no deals, see
+``bench/experiments/2026-11-28-luck/``) or ``corrected``.
+
+:func:`outcome_column` is the one place that decides the column; the start-player advantage
+(:func:`analysis.study._advantage_row`: each verdict, the advantage table) and the skill ladder's
+trend of it read it. Every other number reads the raw win share (:data:`RAW_NUMBERS`).
+"""
+
+from __future__ import annotations
+
+import polars as pl
+
+from rundir import Study
+
+__all__ = ["CORRECTED", "RAW", "RAW_NUMBERS", "outcome_column"]
+
+RAW, CORRECTED = "raw", "corrected"
+#: What reads the raw win share whatever the estimator, in the report's words.
+RAW_NUMBERS = (
+    "the seat win rates, the test that all seats win equally often, the comparisons between cells, "
+    "the other outcomes (margins, lengths, ties), the game's own tables, and the loops that add games "
+    "(--precision, fairest's race)"
+)
+
+
+def outcome_column(study: Study, rows: pl.DataFrame) -> pl.Expr | None:
+    """The start player's outcome the study's estimator reads from a cell's ``rows``: ``None`` for
+    the raw win share (read as a share, with Wilson intervals), else the expression ``win − luck``
+    (read as a mean, with Student-t intervals). A game that recorded no luck (a run continued from
+    an atlas data folder) counts its luck as 0, which keeps the estimate unbiased: the luck of
+    every game has mean zero, measured or not. Rows without the column are read raw."""
+    if study.estimator != CORRECTED or "luck" not in rows.columns:
+        return None
+    return pl.col("win") - pl.col("luck").fill_null(0.0)
