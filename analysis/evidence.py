@@ -95,9 +95,10 @@ def played_cells(s: StudyAnalysis, report: str) -> list[Played]:
     return out
 
 
-def write_played(s: StudyAnalysis, out: pathlib.Path) -> None:
-    """``out/played.json``: the handicapped cells ``s`` played (none: the file is removed)."""
-    records = played_cells(s, out.name)
+def write_played(s: StudyAnalysis, out: pathlib.Path, report: str) -> None:
+    """``out/played.json``: the handicapped cells ``s`` played, as records of the report named
+    ``report`` (none: the file is removed)."""
+    records = played_cells(s, report)
     path = out / PLAYED
     if not records:
         path.unlink(missing_ok=True)

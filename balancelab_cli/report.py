@@ -67,7 +67,7 @@ def write_report(
             )
         if not quiet:
             print(f"writing the report into {target} ...", file=sys.stderr, flush=True)
-        render = functools.partial(_write_report, siblings_of=siblings_of or target)
+        render = functools.partial(_write_report, siblings_of=siblings_of or target, name=target.name)
         index = _render(run_dir, target, out_dir is None, allow_partial, render)
     except ManifestDamaged as exc:
         return fail(f"{exc}; {exc.restore_hint(run_dir)}")

@@ -69,6 +69,8 @@ def test_a_sibling_reports_play_outranks_this_reports_prediction(tmp_path):
     if fix_status(claim) == "refuted":
         assert "Do not give" in md  # a handicap play refutes is never recommended
     assert not (reports / "predicts" / PLAYED).exists()  # it played no handicap: nothing to lend
+    assert cli.main(["report", str(tmp_path / "runs" / "plays"), "--report-dir", str(reports / "again")]) == 0
+    assert {r["report"] for r in json.loads((reports / "again" / PLAYED).read_text())} == {"again"}
 
 
 def test_another_line_up_does_not_borrow_the_play(tmp_path):

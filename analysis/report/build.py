@@ -67,6 +67,7 @@ def write_report(
     threshold: float | None = None,
     allow_partial: bool = False,
     siblings_of: pathlib.Path | None = None,
+    name: str | None = None,
 ) -> pathlib.Path:
     """Analyses ``run_dir`` and writes ``out_dir/index.html`` and ``report.md``, which both link
     ``figures/NAME.png`` (each figure's one file; keep the folder together); ``out_dir``
@@ -74,13 +75,14 @@ def write_report(
     overrides the study's practical threshold; an incomplete run is refused unless
     ``allow_partial`` (:class:`rundir.IncompleteRun`). The handicaps the reports beside
     ``siblings_of`` (default ``out_dir``) played are quoted where this study only predicts them
-    (:mod:`analysis.evidence`); ``out_dir/played.json`` lists the ones this study played."""
+    (:mod:`analysis.evidence`); ``out_dir/played.json`` lists the ones this study played, under the
+    report's ``name`` (default: ``out_dir``'s folder name)."""
     s = analyse(run_dir, threshold=threshold, allow_partial=allow_partial)
     out = pathlib.Path(run_dir) / "report" if out_dir is None else pathlib.Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     s.elsewhere = read_siblings(siblings_of or out)  # what the reports beside this one played
     doc = build(s, out)
-    write_played(s, out)
+    write_played(s, out, name or out.name)
     page = Template(TEMPLATE.read_text()).substitute(title=html.escape(s.name), body="\n".join(doc.html))
     index = out / "index.html"
     index.write_text(page, encoding="utf-8")
