@@ -62,6 +62,13 @@ class Run:
         common = schemas[0].intersection(*schemas[1:])
         return sorted(set().union(*schemas) - common - {col.HANDICAP})
 
+    @property
+    def compact(self) -> bool:
+        """Every verified batch file holds only the compact form's columns (an atlas data folder,
+        or a copy of one: ``rundir.columns.COMPACT``), none of the game's own."""
+        names = {n for f in self.verified.paths(None) for n in pl.read_parquet_schema(f)}
+        return bool(names) and names <= {*col.COMPACT, col.HANDICAP}
+
     def scan(self, cell_id: str | None = None) -> pl.LazyFrame:
         """A lazy frame over the verified files (of one cell), with the ``cell`` column; files
         of different columns are read with the union of their columns (nulls where missing)."""

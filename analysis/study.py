@@ -168,9 +168,10 @@ def analyse(
     cells, ladder = list(study.cells), list(study.ladder)
     steps = {c.id for c in cells if c.role != PLAY}  # they rate or check the rungs: no balance question
     mixed = run.partial_columns
-    generic = generic or bool(mixed)  # the game's own tables need their columns in every game
+    compact = run.compact
+    generic = generic or bool(mixed) or compact  # the game's own tables need their columns in every game
     game = NO_SECTION if generic else section(study.game)
-    t = _CellTables(warnings=_partial_warnings(run) + _mixed_warning(mixed))
+    t = _CellTables(warnings=_partial_warnings(run) + _mixed_warning(mixed, compact))
     t.n_opt = sequence_n_opt(manifest) if fairest_rounds(manifest) else None
     for cell in cells:
         t.add(run, cell, paired, limit, game, steps)
@@ -285,8 +286,14 @@ def _pairs(cells: list[Cell], rows: dict[str, pl.DataFrame], ladder: list[str]) 
     return out
 
 
-def _mixed_warning(mixed: list[str]) -> list[str]:
-    """For a run whose batch files differ in their columns (continued from an atlas data folder)."""
+def _mixed_warning(mixed: list[str], compact: bool) -> list[str]:
+    """For a run whose batch files differ in their columns (continued from an atlas data folder),
+    or that holds only the compact form's (an atlas data folder)."""
+    if compact:
+        return [
+            "This run's games are kept in compact form (an atlas data folder: the columns the atlas page "
+            "reads); the game's own tables and the luck are left out."
+        ]
     if not mixed:
         return []
     return [

@@ -42,7 +42,7 @@ DATA_DIR = "data"
 #: The atlas directory's files copied as they are.
 STATE_FILES = ("costs.json", "atlas.json")
 #: The columns kept: what the atlas page is computed from.
-COLUMNS = (*rundir.columns.REQUIRED, "tiebreak", "turns", "capped")
+COLUMNS = rundir.columns.COMPACT
 #: Seed of the replayed game indices.
 VERIFY_SEED = 53
 

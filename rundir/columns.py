@@ -36,6 +36,9 @@ REQUIRED = (
     "win",
     N_PLAYERS,
 )
+#: What the compact form of a run keeps (an atlas data folder): the generic columns a page reads,
+#: none of the game's own nor the luck.
+COMPACT = (*REQUIRED, "tiebreak", "turns", "capped")
 #: The key of a row within a cell, and within a run.
 FILE_KEY = (GAME_INDEX, PLAYER)
 RUN_KEY = (CELL, GAME_INDEX, PLAYER)

@@ -481,3 +481,24 @@ def test_verify_of_a_folder_that_is_no_atlas_is_refused_in_one_line(tmp_path, ca
     assert main(["atlas", "--verify", "1", "--from", str(tmp_path)]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "atlas verify:" in err and "no manifest.json" in err
+
+
+def test_a_run_in_compact_form_is_analysed_without_the_games_own_tables(tmp_path):
+    from helpers_runs import write_study_run
+
+    from analysis.report.build import write_report
+    from analysis.study import analyse
+    from pipeline.atlas_data import export
+    from pipeline.study import parse_text
+
+    text = 'name = "h"\ngame = "hiroba"\nseed = 3\ngames_per_cell = 40\npair_seats = true\n'
+    text += "[grid]\nplayers = [2]\n"
+    write_study_run(
+        parse_text(text + 'agents = ["greedy"]\n', "h.toml", None, None), tmp_path / "runs" / "hiroba"
+    )
+    export(tmp_path / "runs", ["hiroba"], tmp_path / "data")  # the data folder: the page's columns only
+    s = analyse(tmp_path / "data" / "hiroba")
+    assert s.generic and any("compact form" in w for w in s.warnings)
+    assert not analyse(tmp_path / "runs" / "hiroba").generic  # the full run keeps the game's own tables
+    md = write_report(tmp_path / "data" / "hiroba", tmp_path / "page").with_name("report.md").read_text()
+    assert "compact form" in md and "## Hiroba" not in md

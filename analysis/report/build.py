@@ -49,8 +49,8 @@ def build(s: StudyAnalysis, out: pathlib.Path) -> Doc:
         sections.outcomes(doc, s)
         luck_section(doc, s)
     game = section(s.game)
-    for part in game.sections(s) if game.sections is not None else []:
-        doc.section(part)
+    for part in game.sections(s) if game.sections is not None and not s.generic else []:
+        doc.section(part)  # the game's own sections read its own columns: none in a generic analysis
     for part in switch_sections(s):
         doc.section(part)
     strength_section(doc, s)
