@@ -545,13 +545,11 @@ def _step_cells(
         return []
     first = ladder[0][0]
     variants: dict[str, tuple[str, str, dict[str, Any]]] = {}
-    for c in cells:  # one entry per variant (id and label without players and line-up)
+    for c in cells:  # one entry per variant (its id without players and line-up, its variant's words)
         if c.agents == [first] * c.n_players:
             tail = c.id.split("-", 1)[1] if "-" in c.id else ""
-            mid = c.label.split(", ", 1)[1] if ", " in c.label else ""
             tail = tail[: -len(slug(first))].rstrip("-")
-            mid = mid[: -len(first)].rstrip(", ")
-            variants.setdefault(tail, (tail, mid, c.variant))
+            variants.setdefault(tail, (tail, c.variant_label or "", c.variant))
     out = []
     for (lower, _), (upper, games) in zip(ladder, ladder[1:], strict=False):
         for tail, mid, variant in variants.values():
