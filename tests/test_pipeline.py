@@ -283,8 +283,9 @@ def test_cli_report_calls_the_analysis_report(tmp_path, monkeypatch, capsys):
 
     calls = []
 
-    def write_report(run_dir, out_dir, allow_partial=False):
+    def write_report(run_dir, out_dir, allow_partial=False, siblings_of=None, name=None):
         calls.append((run_dir, allow_partial))
+        assert name == siblings_of.name  # the report as the reports beside it know it, not the scratch folder
         (out_dir / "index.html").write_text("<html>report</html>")
         return out_dir / "index.html"
 
