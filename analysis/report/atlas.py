@@ -130,10 +130,9 @@ def _cell(ax: Any, x: int, y: int, r: AtlasRow | None) -> None:
     ax.add_patch(
         Rectangle((x, y), 1, 1, facecolor=colour, edgecolor="white", lw=2, gid=f"{r.game}:{r.n_players}")
     )
-    head = textwrap.fill(_headline(r), 28)
-    ax.text(
-        x + 0.5, y + 0.5, f"{head}\n{_number(r)}\n{r.deals:,} deals", ha="center", va="center", fontsize=7.5
-    )
+    head, number = textwrap.fill(_headline(r), 28), _number(r)
+    size = 7.5 if max(len(line) for line in (*head.splitlines(), number)) <= 28 else 6.5  # stays inside
+    ax.text(x + 0.5, y + 0.5, f"{head}\n{number}\n{r.deals:,} deals", ha="center", va="center", fontsize=size)
 
 
 def verdict_grid(games: list[GameAtlas]) -> Figure | None:
