@@ -18,7 +18,7 @@ import pathlib
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from .model import CellInfo, StudyAnalysis
+from .model import CellInfo, StudyAnalysis, handicap_of
 
 __all__ = ["PLAYED", "Played", "find", "played_cells", "read_siblings", "write_played"]
 
@@ -45,11 +45,6 @@ class Played:
     units: int
 
 
-def _handicap(cell: CellInfo) -> tuple[int, ...]:
-    value = cell.variant.get("handicap")
-    return tuple(int(v) for v in value) if isinstance(value, list) else (0,) * cell.n_players
-
-
 def _rest(cell: CellInfo) -> str:
     return json.dumps({k: v for k, v in cell.variant.items() if k != "handicap"}, sort_keys=True)
 
@@ -72,7 +67,7 @@ def played_cells(s: StudyAnalysis, report: str) -> list[Played]:
     """Every balance cell of ``s`` played with a handicap, as records of the report ``report``."""
     out = []
     for c in s.balance:
-        if not any(_handicap(c)) or c.id not in s.rows:
+        if not any(handicap_of(c)) or c.id not in s.rows:
             continue
         r = s.advantage_row(c.id)
         game, rules, n, agents, versions, rest = _key(s, c)
@@ -87,7 +82,7 @@ def played_cells(s: StudyAnalysis, report: str) -> list[Played]:
                 agents,
                 versions,
                 rest,
-                _handicap(c),
+                tuple(handicap_of(c)),
                 advantage,
                 int(r["units"]),
             )

@@ -30,7 +30,7 @@ import polars as pl
 from .claims import FixClaim, Interval, SweepClaim, seat_name
 from .evidence import find
 from .games import section
-from .model import CellInfo, StudyAnalysis
+from .model import CellInfo, StudyAnalysis, handicap_of
 from .stats.compensation import NO_TIEBREAK, Compensation, compensation, outcomes, win_shares
 from .stats.intervals import clustered_wilson
 from .stats.practical import classify
@@ -104,11 +104,6 @@ class Sweep:
     label: str
     cells: tuple[tuple[str, float], ...]
     fit: Crossing
-
-
-def handicap_of(cell: CellInfo) -> list[int]:
-    value = cell.variant.get(HANDICAP)
-    return [int(v) for v in value] if isinstance(value, list) else [0] * cell.n_players
 
 
 def _rest_key(cell: CellInfo, option: str) -> str:

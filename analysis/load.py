@@ -13,6 +13,7 @@ those columns (the analysis then leaves out the game's own tables: :func:`analys
 
 from __future__ import annotations
 
+import functools
 import pathlib
 from dataclasses import dataclass
 from typing import Any
@@ -51,12 +52,17 @@ class Run:
         """(games analysed, games planned)."""
         return self.verified.share()
 
+    @functools.cached_property
+    def _schemas(self) -> dict[pathlib.Path, dict[str, Any]]:
+        """Every verified batch file's columns and types (its footer, read once)."""
+        return {f: dict(pl.read_parquet_schema(f)) for f in self.verified.paths(None)}
+
     @property
     def partial_columns(self) -> list[str]:
         """Columns some verified batch files hold and others lack (empty for a run of one form),
         but for those every reader takes from the cell where a file lacks them (``handicap``: a
         run begun before the column, continued)."""
-        schemas = [set(pl.read_parquet_schema(f)) for f in self.verified.paths(None)]
+        schemas = [set(s) for s in self._schemas.values()]
         if not schemas:
             return []
         common = schemas[0].intersection(*schemas[1:])
@@ -66,7 +72,7 @@ class Run:
     def compact(self) -> bool:
         """Every verified batch file holds only the compact form's columns (an atlas data folder,
         or a copy of one: ``rundir.columns.COMPACT``), none of the game's own."""
-        names = {n for f in self.verified.paths(None) for n in pl.read_parquet_schema(f)}
+        names = {n for s in self._schemas.values() for n in s}
         return bool(names) and names <= {*col.COMPACT, col.HANDICAP}
 
     def scan(self, cell_id: str | None = None) -> pl.LazyFrame:
@@ -78,7 +84,7 @@ class Run:
             raise FileNotFoundError(f"no verified batch files in {where}{self.run_dir}")
         schema: dict[str, Any] = {}
         for f in files:
-            for name, dtype in pl.read_parquet_schema(f).items():
+            for name, dtype in (self._schemas.get(f) or pl.read_parquet_schema(f)).items():
                 schema.setdefault(name, dtype)
         return pl.scan_parquet(
             [str(f) for f in files],

@@ -20,7 +20,7 @@ from rundir.cells import CHECK, PLAY, STEP
 from .agents import ladder_key
 from .stats.practical import DEFAULT_THRESHOLD
 
-__all__ = ["CellInfo", "StudyAnalysis", "cell_infos"]
+__all__ = ["CellInfo", "StudyAnalysis", "cell_infos", "handicap_of"]
 
 
 @dataclass(frozen=True)
@@ -53,6 +53,12 @@ class CellInfo:
     def strength(self) -> tuple[tuple[int, int, str], ...]:
         """Sort key of the line-up by agent strength."""
         return tuple(sorted((ladder_key(a) for a in self.agents), reverse=True))
+
+
+def handicap_of(cell: CellInfo) -> list[int]:
+    """The cell's score handicap by turn-order seat (zeros without one)."""
+    value = cell.variant.get("handicap")
+    return [int(v) for v in value] if isinstance(value, list) else [0] * cell.n_players
 
 
 def cell_infos(cells: list[Cell]) -> list[CellInfo]:
