@@ -477,4 +477,23 @@ def format_strength(st: StrengthAnalysis) -> str:
             )
     out += ["", st.saturation]
     out += [f"\nNote: {n}" for n in st.notes]
+    out += ["", "Terms:", ""] + [f"- **{term}**: {meaning}" for term, meaning in _terms(st.anchor)]
     return "\n".join(out) + "\n"
+
+
+def _terms(anchor: str) -> tuple[tuple[str, str], ...]:
+    """The words of ``strength.md`` a reader may not know, defined where they are used."""
+    return (
+        (
+            "win share",
+            "the wins of agent a (a shared win counted as its share) over the games played; 0.5 is "
+            "equal strength",
+        ),
+        ("units", "independent results: a deal played once per seat order counts once (paired seats)"),
+        (
+            "Elo",
+            "a strength scale from head-to-head games: 400 Elo more means winning about 91% of games "
+            f"(10 to 1 odds); fitted here (Bradley–Terry) from every pairing above, {anchor} at 0",
+        ),
+        ("Elo gain", "the Elo of a rung minus the rung below; one-sided p tests that it is above 0"),
+    )

@@ -110,6 +110,8 @@ def test_bradley_terry_recovers_known_strengths() -> None:
     assert st.gains["significant"].to_list()[:2] == [True, True]
     text = format_strength(st)
     assert "Elo" in text and "mcts:iters=1000" in text
+    # every term the tables use is defined on the page (issue 51: "Elo" was used undefined)
+    assert "- **Elo**: a strength scale from head-to-head games" in text and "- **units**:" in text
 
 
 def _synthetic_units(deals: int, seed: int, tie: float = 0.05) -> pl.DataFrame:
