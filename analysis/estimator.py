@@ -10,7 +10,9 @@ default: with today's evaluations the correction saves no deals, see
 
 :func:`outcome_column` is the one place that decides the column; the start-player advantage
 (:func:`analysis.study._advantage_row`: each verdict, the advantage table) and the skill ladder's
-trend of it read it. Every other number reads the raw win share (:data:`RAW_NUMBERS`).
+trend of it, the comparisons between cells and the rule switches' changes of it, ``fairest``'s race
+and ``--precision``'s stop read it (:func:`start_outcome`). Every other number reads the raw win
+share (:data:`RAW_NUMBERS`).
 """
 
 from __future__ import annotations
@@ -19,14 +21,14 @@ import polars as pl
 
 from rundir import Study
 
-__all__ = ["CORRECTED", "RAW", "RAW_NUMBERS", "outcome_column"]
+__all__ = ["CORRECTED", "RAW", "RAW_NUMBERS", "outcome_column", "start_outcome"]
 
 RAW, CORRECTED = "raw", "corrected"
 #: What reads the raw win share whatever the estimator, in the report's words.
 RAW_NUMBERS = (
-    "the seat win rates, the test that all seats win equally often, the comparisons between cells, "
-    "the other outcomes (margins, lengths, ties), the game's own tables, and the loops that add games "
-    "(--precision, fairest's race)"
+    "the seat win rates, the test that all seats win equally often, the lines fitted through swept "
+    "settings, the other outcomes (margins, lengths, ties), the agents' strength (Elo) and the game's "
+    "own tables"
 )
 
 
@@ -39,3 +41,10 @@ def outcome_column(study: Study, rows: pl.DataFrame) -> pl.Expr | None:
     if study.estimator != CORRECTED or "luck" not in rows.columns:
         return None
     return pl.col("win") - pl.col("luck").fill_null(0.0)
+
+
+def start_outcome(study: Study, rows: pl.DataFrame) -> pl.Expr:
+    """The start player's outcome per game as an expression of ``rows``: ``win`` for the raw
+    estimator, ``win − luck`` for the corrected one (:func:`outcome_column`)."""
+    corrected = outcome_column(study, rows)
+    return pl.col("win") if corrected is None else corrected

@@ -35,9 +35,10 @@ from typing import Any
 
 import polars as pl
 
-from rundir import Manifest
+from rundir import Manifest, Study
 
 from .claims import Interval, SweepClaim, sweep_sentence
+from .estimator import outcome_column, start_outcome
 from .fairness import sweeps_of
 from .load import open_run
 from .model import CellInfo, cell_infos
@@ -96,11 +97,12 @@ def sequence_n_opt(manifest: Manifest, max_games: int | None = None) -> float:
 
 
 def candidate(
-    cell: str, label: str, r: pl.DataFrame, paired: bool, n_opt: float, threshold: float
+    cell: str, label: str, r: pl.DataFrame, study: Study, n_opt: float, threshold: float
 ) -> dict[str, Any]:
-    """One setting of the race: games, the advantage with its anytime-valid interval, its practical
-    class, near/far and the secondary objectives."""
-    a = start_advantage_sequence(r, paired=paired, n_opt=n_opt)
+    """One setting of the race: games, the advantage (as the study's estimator reads it) with its
+    anytime-valid interval, its practical class, near/far and the secondary objectives."""
+    outcome = outcome_column(study, r)
+    a = start_advantage_sequence(r, paired=study.pair_seats, n_opt=n_opt, outcome=outcome)
     near, far = _near_far(a.lo, a.hi)
     return {"cell": cell, "label": label, "games": int(r["game_index"].n_unique()),
             "advantage": a.estimate, "lo": a.lo, "hi": a.hi, "near": near, "far": far,
@@ -115,14 +117,13 @@ def candidates(
     secondary."""
     run = open_run(run_dir)
     study = run.manifest.study
-    paired = study.pair_seats
     n_opt = sequence_n_opt(run.manifest, max_games)
     rows: dict[str, pl.DataFrame] = {}
     out = []
     for info in cell_infos(study.cells):
         rows[info.id] = run.cell_rows(info.id)
-        out.append(candidate(info.id, info.name, rows[info.id], paired, n_opt, threshold))
-    return out, rows, paired
+        out.append(candidate(info.id, info.name, rows[info.id], study, n_opt, threshold))
+    return out, rows, study.pair_seats
 
 
 def race(cands: list[dict[str, Any]], max_games: int) -> tuple[dict[str, int], bool]:
@@ -145,14 +146,11 @@ def _points(c: dict[str, Any]) -> str:
 
 
 def _official_words(
-    cands: list[dict[str, Any]],
-    best: dict[str, Any],
-    official: str | None,
-    rows: dict[str, pl.DataFrame],
-    paired: bool,
+    cands: list[dict[str, Any]], best: dict[str, Any], study: Study, rows: dict[str, pl.DataFrame]
 ) -> str:
     """The official setting first: its advantage, and the fairest one's paired difference to it over
     the deals both played (an anytime-valid interval: the race looks after every round)."""
+    official, paired = study.official, study.pair_seats
     if official is None:
         return "the study names no official setting (study key official); "
     o = next(c for c in cands if c["cell"] == official)
@@ -161,7 +159,7 @@ def _official_words(
         return said + "it is the fairest; "
     unit = "deal_index" if paired else "game_index"
     per = [
-        unit_means(rows[c].filter(pl.col("seat") == 0), "win", paired=paired)
+        unit_means(rows[c].filter(pl.col("seat") == 0), start_outcome(study, rows[c]), paired=paired)
         for c in (official, best["cell"])
     ]
     both = per[0].join(per[1], on="unit", suffix="_b")
@@ -243,7 +241,7 @@ def race_words(
     fit, crossing = _sweep(cands, rows, cell_infos(study.cells), study.pair_seats, threshold)
     spent = sum(c["games"] for c in cands)
     best = min((c for c in cands if c["status"] == "in"), key=lambda c: (c["far"], c["near"]))
-    official = _official_words(cands, best, study.official, rows, study.pair_seats)
+    official = _official_words(cands, best, study, rows)
     return _line(cands, fit, spent, official), crossing
 
 
@@ -269,10 +267,9 @@ def race_again(
     """For a report: the race's last state recomputed from the games on disk (every interval a
     confidence sequence, whatever the recorded round printed): the candidates marked in/out, and
     the line."""
-    paired = manifest.study.pair_seats
     n_opt = sequence_n_opt(manifest)
     cands = [
-        candidate(c.id, c.name, rows[c.id], paired, n_opt, threshold)
+        candidate(c.id, c.name, rows[c.id], manifest.study, n_opt, threshold)
         for c in cell_infos(manifest.study.cells)
         if c.id in rows
     ]

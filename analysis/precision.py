@@ -18,6 +18,7 @@ import numpy as np
 from scipy import stats as sps
 
 from .agents import iterations
+from .estimator import outcome_column
 from .load import open_run
 from .model import StudyAnalysis
 from .skill import LadderMetric, LadderPoint, fitted
@@ -40,10 +41,12 @@ def max_halfwidths(run_dir: pathlib.Path | str) -> dict[str, float]:
         lf = run.scan()
     except FileNotFoundError:
         return out
-    rows = lf.select("cell", "game_index", "deal_index", "seat", "win").collect()
+    luck = ["luck"] if "luck" in lf.collect_schema().names() else []
+    rows = lf.select("cell", "game_index", "deal_index", "seat", "win", *luck).collect()
     for (cid,), part in rows.partition_by("cell", as_dict=True).items():
         if cid in out and part.height:
-            hw = start_advantage_sequence(part, paired=paired).halfwidth
+            outcome = outcome_column(study, part)  # the study's estimator, as its verdicts read it
+            hw = start_advantage_sequence(part, paired=paired, outcome=outcome).halfwidth
             out[cid] = hw if math.isfinite(hw) else math.inf
     return out
 

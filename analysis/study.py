@@ -9,20 +9,21 @@ from __future__ import annotations
 import math
 import pathlib
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 import polars as pl
 
-from rundir import Cell, Manifest
+from rundir import Cell, Manifest, Study
 from rundir.cells import PLAY
 
-from .estimator import CORRECTED, RAW, outcome_column
+from .estimator import CORRECTED, RAW, outcome_column, start_outcome
 from .fairest import fairest_rounds, sequence_n_opt
 from .games import NO_SECTION, GameSection, section
 from .load import Run, open_run
 from .model import CellInfo, StudyAnalysis, cell_infos
 from .skill import skill_ladder
-from .stats.compare import METRICS, compare_cells
+from .stats.compare import METRICS, compare_cells, start_metric
 from .stats.outcomes import game_length, game_table, margin, score_by_seat, tie_share
 from .stats.practical import DEFAULT_THRESHOLD, MIN_VERDICT_DEALS, classify
 from .stats.seats import (
@@ -165,7 +166,7 @@ def analyse(
     study = manifest.study
     paired = study.pair_seats
     limit, source = practical_threshold(manifest, threshold)
-    cells, ladder = list(study.cells), list(study.ladder)
+    cells = list(study.cells)
     steps = {c.id for c in cells if c.role != PLAY}  # they rate or check the rungs: no balance question
     mixed = run.partial_columns
     compact = run.compact
@@ -186,7 +187,7 @@ def analyse(
         advantage=pl.DataFrame(t.adv) if t.adv else pl.DataFrame(),
         scores=pl.concat(t.scores) if t.scores else pl.DataFrame(),
         outcomes=pl.DataFrame(t.outcomes) if t.outcomes else pl.DataFrame(),
-        comparisons=_comparisons(cells, balance_rows, ladder, paired, limit, game),
+        comparisons=_comparisons(study, balance_rows, limit, game),
         tables={name: pl.concat(parts) for name, parts in t.extra.items()},
         warnings=t.warnings,
         threshold=limit,
@@ -240,21 +241,22 @@ class _CellTables:
 
 
 def _comparisons(
-    cells: list[Cell],
-    rows: dict[str, pl.DataFrame],
-    ladder: list[str],
-    paired: bool,
-    limit: float,
-    game: GameSection,
+    study: Study, rows: dict[str, pl.DataFrame], limit: float, game: GameSection
 ) -> pl.DataFrame:
     """Comparisons between the balance cells (ladder steps left out), with both labels; the winning
-    margin only where the game's score is in points (a ranking key's differences mean nothing)."""
+    margin only where the game's score is in points (a ranking key's differences mean nothing); the
+    start-player win rate as the study's estimator reads it."""
+    cells = list(study.cells)
     names = {c.id: c.name for c in cell_infos(cells)}
-    metrics = tuple(m for m in METRICS if game.score_in_points or m.name != "margin")
+    start = start_metric()
+    if study.estimator == CORRECTED:
+        start = start_metric(partial(start_outcome, study), "start-player win rate, luck-corrected")
+    metrics = tuple(start if m.name == "start_advantage" else m for m in METRICS)
+    metrics = tuple(m for m in metrics if game.score_in_points or m.name != "margin")
     comparisons = compare_cells(
         rows,
-        paired=paired,
-        pairs=_pairs(cells, rows, ladder),
+        paired=study.pair_seats,
+        pairs=_pairs(cells, rows, list(study.ladder)),
         metrics=metrics,
         labels=names,
         negligible={"start_advantage": limit},

@@ -33,6 +33,7 @@ from rundir.labels import value_words
 
 from .claims import band_words, handicap_words
 from .content import Block, Finding, Interval, Section, Table, Text
+from .estimator import start_outcome
 from .model import CellInfo, StudyAnalysis
 from .stats.intervals import ALPHA, Estimate, mean_ci, unit_means
 from .stats.practical import classify
@@ -83,16 +84,19 @@ def _neighbours(cells: list[CellInfo]) -> list[tuple[CellInfo, CellInfo, tuple[s
     return out
 
 
-def _seat0_by_unit(rows: pl.DataFrame, paired: bool) -> pl.DataFrame:
-    """Seat 0's mean win share per unit (deal with ``pair_seats``, else game): ``unit``, ``value``."""
-    return unit_means(rows.filter(pl.col("seat") == 0), "win", paired=paired)
+def _seat0_by_unit(s: StudyAnalysis, cell: str) -> pl.DataFrame:
+    """Seat 0's mean outcome per unit (deal with ``pair_seats``, else game), as the study's
+    estimator reads it (:func:`analysis.estimator.start_outcome`): ``unit``, ``value``."""
+    rows = s.rows[cell]
+    seat0 = rows.filter(pl.col("seat") == 0)
+    return unit_means(seat0, start_outcome(s.manifest.study, rows), paired=s.paired)
 
 
 def _paired_change(s: StudyAnalysis, base: str, cell: str, alpha: float) -> tuple[Estimate, float]:
     """The change of the start-player win rate from ``base`` to ``cell`` over the units both
     played (the same deals: a deal depends only on the seed and its index), with its ``1 - alpha``
     Student-t interval over the per-unit differences and its two-sided p-value."""
-    a, b = (_seat0_by_unit(s.rows[c], s.paired) for c in (base, cell))
+    a, b = (_seat0_by_unit(s, c) for c in (base, cell))
     d = b.join(a, on="unit", suffix="_base").select(pl.col("value") - pl.col("value_base"))
     values = d.to_series().to_numpy().astype(float)
     est = mean_ci(values, alpha)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import polars as pl
 import pytest
 
 import balancelab_cli as cli
@@ -25,15 +26,19 @@ agents = ["random"]
 """
 
 
-def _coin_run(tmp_path, monkeypatch, estimator: str):
+def _coin_run(tmp_path, monkeypatch, estimator: str, *, base: bool = False):
     """800 paired coin games (first = 0.6: the start player's true advantage is +10 points) with
-    the luck measured, their manifest set to read ``estimator``."""
+    the luck measured, their manifest set to read ``estimator``; with ``base`` also the defaults
+    cell ``base`` (first = 0.5: fair), so that ``c`` is a rule switch of it, +10 points."""
     import helpers_runs
     from helpers_runs import write_run
 
     monkeypatch.setattr(helpers_runs.rust_core, "simulate", lambda *a, **k: _SIMULATE(*a, **k, luck=True))
     cells = [{"id": "c", "agents": ["random", "random"], "variant": {"first": 0.6}, "games": 800}]
-    run = write_run(tmp_path / estimator, name="coin-luck", game="coin", pair_seats=True, cells=cells)
+    if base:
+        cells.insert(0, {"id": "base", "agents": ["random", "random"], "games": 800})
+    out = tmp_path / f"{estimator}{'-base' if base else ''}"
+    run = write_run(out, name="coin-luck", game="coin", pair_seats=True, cells=cells)
     m = rundir.read_manifest(run)
     assert m is not None
     rundir.write_manifest(run, m.with_study(replace(m.study, estimator=estimator)))
@@ -61,6 +66,46 @@ def test_the_ladder_trend_reads_the_same_outcome_as_the_advantage_row(tmp_path, 
         units = _units(s, "c", "start_advantage")
         assert units is not None
         assert units[0].mean() == pytest.approx(s.advantage_row("c")["advantage"], abs=1e-12)
+
+
+def test_comparisons_switches_the_race_and_the_precision_stop_read_the_estimator(tmp_path, monkeypatch):
+    """Every number of the start-player advantage follows the study's estimator: the comparison
+    between cells, the rule switch's change, fairest's candidates and --precision's half-widths are
+    narrower corrected than raw on coin (its one chance event is what V sees), and each covers the
+    truth (+10 points)."""
+    from analysis import analyse
+    from analysis.fairest import candidate
+    from analysis.precision import max_halfwidths
+    from analysis.switches import switch_changes
+
+    read = {}
+    for estimator in ("raw", "corrected"):
+        run = _coin_run(tmp_path, monkeypatch, estimator, base=True)
+        s = analyse(run)
+        cmp = s.comparisons.filter(pl.col("metric") == "start_advantage").row(0, named=True)
+        sw = switch_changes(s).row(0, named=True)
+        race = candidate("c", "c", s.rows["c"], s.manifest.study, 400, 0.01)
+        read[estimator] = (cmp, sw, race, max_halfwidths(run))
+    (rc, rs, rr, rp), (cc, cs, cr, cp) = read["raw"], read["corrected"]
+    assert "luck-corrected" in cc["label"] and "luck-corrected" not in rc["label"]
+    for raw, corrected in ((rc, cc), (rs, cs)):  # difference c - base: +10 points
+        assert corrected["hi"] - corrected["lo"] < (raw["hi"] - raw["lo"]) / 2
+        assert corrected["lo"] <= 0.10 <= corrected["hi"] and raw["lo"] <= 0.10 <= raw["hi"]
+    assert cr["hi"] - cr["lo"] < (rr["hi"] - rr["lo"]) / 2 and cr["lo"] <= 0.10 <= cr["hi"]
+    assert all(cp[c] < rp[c] / 2 for c in ("base", "c"))
+
+
+def test_games_without_their_luck_count_it_as_zero():
+    """A run continued from an atlas data folder holds games without the luck column's value: the
+    corrected outcome of such a game is its win (luck 0: every term has mean 0, measured or not),
+    and a cell without the column at all is read raw."""
+    from analysis.estimator import outcome_column, start_outcome
+
+    study = replace(load_study("hiroba-start-player"), luck=True, estimator="corrected")
+    rows = pl.DataFrame({"win": [1.0, 0.0, 0.5], "luck": [0.25, None, -0.5]})
+    assert rows.select(start_outcome(study, rows)).to_series().to_list() == [0.75, 0.0, 1.0]
+    assert outcome_column(study, rows.drop("luck")) is None
+    assert outcome_column(replace(study, estimator="raw"), rows) is None
 
 
 def test_the_report_names_the_estimator_and_the_deals_it_saved(tmp_path, monkeypatch):

@@ -32,7 +32,7 @@ from .intervals import ALPHA, unit_col, unit_means
 from .outcomes import game_table
 from .practical import classify
 
-__all__ = ["METRICS", "Metric", "compare_cells", "metric_units"]
+__all__ = ["METRICS", "Metric", "compare_cells", "metric_units", "start_metric"]
 
 
 @dataclass(frozen=True)
@@ -48,8 +48,18 @@ class Metric:
     relative: bool = False
 
 
-def _seat0_win(rows: pl.DataFrame, games: pl.DataFrame, paired: bool) -> np.ndarray:
-    return unit_means(rows.filter(pl.col("seat") == 0), "win", paired=paired)["value"].to_numpy()
+def start_metric(
+    outcome: Callable[[pl.DataFrame], pl.Expr] = lambda rows: pl.col("win"),
+    label: str = "start-player win rate",
+) -> Metric:
+    """The start player's mean ``outcome`` per unit (default: the raw win share; a luck-corrected
+    study passes its own, :func:`analysis.estimator.start_outcome`)."""
+
+    def units(rows: pl.DataFrame, games: pl.DataFrame, paired: bool) -> np.ndarray:
+        seat0 = rows.filter(pl.col("seat") == 0)
+        return unit_means(seat0, outcome(rows), paired=paired)["value"].to_numpy()
+
+    return Metric("start_advantage", label, units, 0.02)
 
 
 def _game_metric(column: str) -> Callable[[pl.DataFrame, pl.DataFrame, bool], np.ndarray]:
@@ -60,7 +70,7 @@ def _game_metric(column: str) -> Callable[[pl.DataFrame, pl.DataFrame, bool], np
 
 
 METRICS: tuple[Metric, ...] = (
-    Metric("start_advantage", "start-player win rate", _seat0_win, 0.02),
+    start_metric(),
     Metric("margin", "winning margin", _game_metric("margin"), 0.05, relative=True),
     Metric("turns", "game length (turns)", _game_metric("turns"), 0.05, relative=True),
     Metric("tie_share", "share of tied games", _game_metric("tie"), 0.02),
