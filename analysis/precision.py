@@ -22,6 +22,7 @@ from .estimator import outcome_column
 from .load import open_run
 from .model import StudyAnalysis
 from .skill import LadderMetric, LadderPoint, fitted
+from .stats.practical import settle_room
 from .stats.seats import start_advantage_sequence
 
 __all__ = ["LadderRound", "agent_cost", "ladder_round", "max_halfwidths", "settle_room", "uncertainty"]
@@ -85,12 +86,6 @@ def _sigma2(p: LadderPoint) -> float:
     """A rung's per-unit variance from its interval and unit count."""
     se = (p.hi - p.lo) / (2 * 1.959964)
     return se * se * max(p.units, 1)
-
-
-def settle_room(estimate: float, t: float) -> float:
-    """How narrow a half-width settles an estimate: below |estimate| the interval excludes 0, below
-    t − |estimate| it lies inside ±t; whichever is easier (at least a tenth of t)."""
-    return max(abs(estimate), t - abs(estimate), t / 10)
 
 
 def uncertainty(m: LadderMetric, units: dict[str, float]) -> float:

@@ -17,6 +17,7 @@ import polars as pl
 from rundir import Cell, Manifest, Study
 from rundir.cells import PLAY
 
+from .claims import band_words
 from .estimator import CORRECTED, RAW, outcome_column, start_outcome
 from .fairest import fairest_rounds, sequence_n_opt
 from .games import NO_SECTION, GameSection, section
@@ -24,8 +25,9 @@ from .load import Run, open_run
 from .model import CellInfo, StudyAnalysis, cell_infos
 from .skill import skill_ladder
 from .stats.compare import METRICS, compare_cells, start_metric
+from .stats.intervals import Estimate
 from .stats.outcomes import game_length, game_table, margin, score_by_seat, tie_share
-from .stats.practical import DEFAULT_THRESHOLD, MIN_VERDICT_DEALS, classify
+from .stats.practical import DEFAULT_THRESHOLD, MIN_VERDICT_DEALS, classify, units_to_settle
 from .stats.seats import (
     equal_seats_test,
     n_players_of,
@@ -33,6 +35,7 @@ from .stats.seats import (
     start_advantage,
     start_advantage_sequence,
 )
+from .words import pts
 
 __all__ = ["StudyAnalysis", "analyse", "capped_games", "practical_threshold"]
 
@@ -93,15 +96,30 @@ def _advantage_row(
     }
     if game.advantage is not None:
         rec.update(game.advantage(r, paired))
-    warning = None
-    if cls == "unsettled" and math.isfinite(a.halfwidth) and a.halfwidth > 0:
-        need = int(a.n_units * (a.halfwidth / threshold) ** 2) + 1
-        unit = "deals" if paired else "games"
-        warning = (
-            f"{meta['label']}: the start-player advantage interval (±{100 * a.halfwidth:.1f} points) is too "
-            f"wide to tell whether it matters; about {need:,} {unit} are needed for ±{100 * threshold:g}."
+    return rec, _unsettled_warning(meta["label"], a, cls, few, paired, threshold)
+
+
+def _unsettled_warning(
+    label: str, a: Estimate, cls: str, few: bool, paired: bool, threshold: float
+) -> str | None:
+    """Why a cell's start-player verdict is not settled, and about how many units would settle it
+    (:func:`analysis.stats.practical.units_to_settle`); None when it is settled."""
+    unit = "deals" if paired else "games"
+    if few:
+        return (
+            f"{label}: the start-player advantage rests on {a.n_units:,} {unit}, fewer than the "
+            f"{MIN_VERDICT_DEALS} every verdict needs; it is not settled."
         )
-    return rec, warning
+    if cls != "unsettled" or not math.isfinite(a.halfwidth) or a.halfwidth <= 0:
+        return None
+    need = units_to_settle(a.estimate, a.halfwidth, a.n_units, threshold)
+    band = band_words(threshold)
+    return (
+        f"{label}: the start-player advantage {pts(a.estimate)} points [{pts(a.lo)}, {pts(a.hi)}] "
+        f"({a.n_units:,} {unit}) is not settled: its interval holds 0 and reaches beyond {band}. About "
+        f"{need:,} {unit} in all would settle it if the estimate holds (the interval narrows as one over "
+        f"the square root of the {unit})."
+    )
 
 
 def _outcome_row(r: pl.DataFrame, meta: dict[str, Any], paired: bool) -> dict[str, Any]:

@@ -18,7 +18,18 @@ than the 90% interval of a TOST test at 5%).
 
 from __future__ import annotations
 
-__all__ = ["CLASSES", "DEFAULT_THRESHOLD", "MIN_VERDICT_DEALS", "SHORT", "classify", "direction"]
+import math
+
+__all__ = [
+    "CLASSES",
+    "DEFAULT_THRESHOLD",
+    "MIN_VERDICT_DEALS",
+    "SHORT",
+    "classify",
+    "direction",
+    "settle_room",
+    "units_to_settle",
+]
 
 #: One point of win rate.
 DEFAULT_THRESHOLD = 0.01
@@ -58,3 +69,18 @@ def direction(lo: float, hi: float, threshold: float) -> str:
     if cls == "unsettled":
         return "unsettled"
     return "fair"
+
+
+def settle_room(estimate: float, t: float) -> float:
+    """How narrow a half-width settles an estimate: below |estimate| the interval excludes 0, below
+    t − |estimate| it lies inside ±t; whichever is easier (at least a tenth of t)."""
+    return max(abs(estimate), t - abs(estimate), t / 10)
+
+
+def units_to_settle(estimate: float, halfwidth: float, units: int, t: float) -> int:
+    """Units (deals, or games) in all at which an ``unsettled`` interval of ``halfwidth`` over
+    ``units`` would settle if the estimate and the spread per unit hold: its half-width shrinks as
+    1/√units down to :func:`settle_room`; never fewer than :data:`MIN_VERDICT_DEALS`, nor than
+    one more unit than it has."""
+    need = math.ceil(units * (halfwidth / settle_room(estimate, t)) ** 2)
+    return max(need, units + 1, MIN_VERDICT_DEALS)
