@@ -116,12 +116,13 @@ def test_the_report_names_the_estimator_and_the_deals_it_saved(tmp_path, monkeyp
         return (write_report(run, tmp_path / f"report-{estimator}").parent / "report.md").read_text()
 
     corrected, raw = page("corrected"), page("raw")
-    assert 'Estimator: luck-corrected (estimator = "corrected")' in corrected
+    assert "Estimator: luck-corrected, as this study asks." in corrected
     assert "deals saved: ×" in corrected and "The verdicts above use the corrected outcomes" in corrected
     assert "the seat win rates" in corrected  # says what stays raw
-    assert 'Estimator: raw (estimator = "raw", the default)' in raw
+    assert "Estimator: raw, the default: every number reads the win share as played" in raw
     assert "deals the luck-corrected advantage would save: ×" in raw
-    assert "The verdicts above use the raw outcomes." in raw and "luck-corrected (estimator" not in raw
+    assert "The verdicts above use the raw outcomes." in raw and "luck-corrected, as" not in raw
+    assert 'estimator = "' not in corrected.split("## Provenance")[0] + raw.split("## Provenance")[0]
 
 
 def test_a_study_without_the_key_keeps_its_hash_and_reads_raw():

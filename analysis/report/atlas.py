@@ -28,8 +28,10 @@ from matplotlib.patches import Patch, Rectangle
 
 from ..agents import describe
 from ..atlas import AtlasRow, GameAtlas, SeatShare, cell_words, game_atlas, points_words, share_digits
+from ..stats.practical import MIN_VERDICT_DEALS
 from ..words import pts, signed
 from .doc import Doc
+from .methods import glossary_table, terms_used
 from .style import OKABE_ITO
 
 __all__ = [
@@ -69,7 +71,7 @@ def atlas_figure(g: GameAtlas) -> Figure | None:
         err = [[100 * (p.estimate - p.lo) for p in pts_], [100 * (p.hi - p.estimate) for p in pts_]]
         colour = OKABE_ITO[i % len(OKABE_ITO)]
         ax.errorbar(x, y, yerr=err, fmt="o-", color=colour, capsize=3, label=f"{m.n_players} players")
-    ax.set_xlabel(f"rung strength, Elo ({g.rungs[0]} = 0)")
+    ax.set_xlabel(f"rung strength, Elo ({g.rungs[0]} at 0)")
     ax.set_ylabel("start player's advantage, points")
     ax.set_title(f"{g.game}: start player's advantage by skill", fontsize=10)
     ax.legend(fontsize=8, frameon=False, loc="best")
@@ -317,7 +319,7 @@ def _how_to_read(doc: Doc, games: list[GameAtlas]) -> None:
     t = points_words(games[0].threshold if games else 0.01)
     doc.para(
         "How to read: the rung read is the strongest whose Elo step over the rung below has a 95% interval "
-        "above 0 (Elo from 2-player games between neighbouring rungs, greedy = 0; the same rating serves "
+        "above 0 (Elo from 2-player games between neighbouring rungs, greedy at 0; the same rating serves "
         f"every player count). 'Fair' means every interval lies within ±{t} of the fair share; 'favours "
         "seat k' means seat k's interval lies above its fair share (2 players: the start player's advantage "
         "excludes 0); anything else is 'not settled'. 3+ players: each seat's win share, with intervals "
@@ -326,19 +328,31 @@ def _how_to_read(doc: Doc, games: list[GameAtlas]) -> None:
         "and these intervals keep their 95% however often one looks (about 1.5 times as wide as a "
         "fixed-sample interval). Deals: each deal is played once per seat rotation. Trend "
         "with skill: whether the start player's advantage has converged along the ladder, is still moving "
-        "(per 100 Elo) or is not settled. To settle: deals in all at which the row's one question (is the "
-        "turn order fair?) would settle if the estimates hold (one seat's interval excluding its fair share, "
-        "or every interval inside the band, whichever comes first; at least 20 deals), and the core-hours "
-        "more at the cell's measured cost."
+        "(per 100 Elo) or is not settled (the rule is under the figures below). To settle: deals in all at "
+        "which the row's one question (is the turn order fair?) would settle if the estimates hold (one "
+        "seat's interval excluding its fair share, or every interval inside the band, whichever comes "
+        f"first; at least {MIN_VERDICT_DEALS} deals), and the core-hours more at the cell's measured cost."
     )
+
+
+#: The trend column's rule in words, as :func:`analysis.skill.convergence` decides it.
+TREND_RULE = (
+    "The trend with skill is judged at the top of the ladder: a straight line against Elo over the "
+    "search rungs (every rung but greedy and random; all rungs only when fewer than two search), and "
+    "the difference between the top two rungs. Converged: that difference's interval lies within the "
+    "threshold, and so does the line's slope times the Elo step between the top two rungs. Otherwise "
+    "still moving: the slope's interval excludes 0, or the difference's interval does. Anything else is "
+    "not settled, so a line can look sloped and still be not settled. Without Elo ratings the top two "
+    "rungs decide alone. These intervals are simultaneous over the ladder's numbers (Bonferroni)."
+)
 
 
 def _figures(doc: Doc, games: list[GameAtlas]) -> None:
     doc.heading("Advantage against strength, per game")
     doc.para(
         "Each line is a player count; each point a rung of the ladder at its Elo (from the 2-player "
-        "head-to-head games between neighbouring rungs, greedy = 0), with its 95% interval; the grey "
-        "band is the threshold. A line that still slopes at the right end is still moving with skill."
+        "head-to-head games between neighbouring rungs, greedy at 0), with its 95% interval; the grey "
+        f"band is the threshold. {TREND_RULE}"
     )
     for g in games:
         doc.figure(
@@ -362,7 +376,7 @@ def _budget_section(doc: Doc, games: list[GameAtlas]) -> None:
         "Core-hours at each cell's measured cost that would settle the verdict at the rung read (its "
         "interval excluding the fair share or fitting the band, if the estimate holds), and the trend "
         "along the ladder (every rung's deals grown until the top two rungs' difference and the slope "
-        "settle; analysis.precision.uncertainty). 'n/a': no estimate (e.g. unrated rungs). Run them with "
+        "settle). 'n/a': no estimate (e.g. unrated rungs). Run them with "
         "balancelab atlas --core-hours H (resumes the same directories), on a cluster with --address."
     )
     doc.table(
@@ -426,7 +440,7 @@ def _rounds_words(state: Mapping[str, Any]) -> str:
     grown = sorted({f"{g} {cell}" for r in rounds for g, cells in r["games"].items() for cell in cells})
     return (
         f"then {len(rounds)} precision round{'s' if len(rounds) != 1 else ''} grew the unsettled rows "
-        f"cheapest to settle first (analysis.atlas_round; cells grown: {', '.join(grown)})."
+        f"cheapest to settle first (cells grown: {', '.join(grown)})."
     )
 
 
@@ -483,7 +497,11 @@ def write_atlas(
     _figures(doc, games)
     _budget_section(doc, games)
     _limits(doc, games, out)
-    _provenance(doc, games, state or {}, cost or {})
+    tail = Doc(out, {}, {})  # the provenance, after the glossary of every term the page uses
+    _provenance(tail, games, state or {}, cost or {})
+    glossary_table(doc, terms_used("\n".join([*doc.md, *tail.md])))
+    doc.html.extend(tail.html)
+    doc.md.extend(tail.md)
     page = Template(TEMPLATE.read_text()).substitute(title="balance atlas", body=STYLE + "\n".join(doc.html))
     index = out / "index.html"
     index.write_text(page, encoding="utf-8")

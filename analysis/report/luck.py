@@ -40,7 +40,7 @@ def estimator_lead(s: StudyAnalysis) -> list[str]:
         names = ", ".join(s.short(c) for c in raw)
         left = f" ({names} recorded no luck and read the raw win share)" if raw else ""
         return [
-            'Estimator: luck-corrected (estimator = "corrected"). The start-player advantage (each '
+            "Estimator: luck-corrected, as this study asks. The start-player advantage (each "
             "verdict, the advantage table, the skill ladder's trend) reads the start player's win share "
             f"minus the luck measured for them, an unbiased estimate of the same advantage{saved}{left}. "
             f"The raw win share is read by {RAW_NUMBERS}."
@@ -48,7 +48,7 @@ def estimator_lead(s: StudyAnalysis) -> list[str]:
     if not rows:
         return []
     return [
-        'Estimator: raw (estimator = "raw", the default): every number reads the win share as played; '
+        "Estimator: raw, the default: every number reads the win share as played; "
         f"{unit} the luck-corrected advantage would save: {_saved(rows)} (Luck against skill; above ×1 it "
         f"needs fewer {unit} for the same interval)."
     ]
@@ -61,10 +61,10 @@ def estimator_methods(s: StudyAnalysis) -> str | None:
         return None
     unit = "deal" if s.paired else "game"
     which = (
-        'This study reads the luck-corrected start-player advantage (estimator = "corrected"): each '
-        "verdict, the advantage table and the skill ladder's trend of it. "
+        "This study reads the luck-corrected start-player advantage, as it asks: each verdict, the "
+        "advantage table and the skill ladder's trend of it. "
         if used
-        else 'This study reads the raw win share everywhere (estimator = "raw", the default). '
+        else "This study reads the raw win share everywhere (the default). "
     )
     return (
         f"Estimator. {which}The corrected advantage is the mean over {unit}s of the start player's win "
@@ -122,5 +122,5 @@ def _points(e: Estimate) -> str:
 
 def _verdicts(s: StudyAnalysis) -> str:
     if _corrected_cells(s)[0]:
-        return 'The verdicts above use the corrected outcomes (estimator = "corrected").'
+        return "The verdicts above use the corrected outcomes (the luck subtracted)."
     return "The verdicts above use the raw outcomes."

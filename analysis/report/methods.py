@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Sequence
 
 from rundir import EngineSpec
 
@@ -16,7 +17,7 @@ from ..stats.compare import METRICS
 from .doc import Doc
 from .luck import estimator_methods
 
-__all__ = ["glossary", "methods", "provenance"]
+__all__ = ["ALL_TERMS", "glossary", "glossary_table", "methods", "provenance", "terms_used", "uses"]
 
 
 def _unit(s: StudyAnalysis) -> str:
@@ -30,11 +31,16 @@ def _unit(s: StudyAnalysis) -> str:
     return "The unit of analysis is the game: every game is dealt independently."
 
 
+def threshold_source_words(source: str) -> str:
+    """Where the practical threshold came from, in words (the study key stays in Provenance)."""
+    return {"default": "the default", "given": "given for this report"}.get(source, "this study's threshold")
+
+
 def methods(doc: Doc, s: StudyAnalysis) -> None:
     """How every number was made, in plain words."""
     doc.heading("Methods")
     t = threshold_words(s.threshold)
-    source = "the default" if s.threshold_source == "default" else s.threshold_source
+    source = threshold_source_words(s.threshold_source)
     others = ", ".join(
         f"{m.label} ±{m.negligible:.0%} of the mean"
         if m.relative
@@ -60,12 +66,12 @@ def methods(doc: Doc, s: StudyAnalysis) -> None:
         "excludes 0 exactly when the adjusted p-value is below 0.05. Comparisons with no variation in "
         "either cell (every game the same length) are exact and left out of the family. Tables show "
         "adjusted p-values, and values below 0.001 as < 0.001.",
-        f"Practical threshold: {t} of win rate ({source}; a study sets it with practical_threshold, a share "
-        "such as 0.02). An interval wholly beyond it 'matters'; one that excludes zero but reaches inside it "
-        "is 'measurable' but not shown to matter; one that excludes zero and lies inside it differs 'too "
-        "little to matter'; one that holds zero and lies inside it shows 'no difference that matters'; one "
-        "that holds zero and reaches beyond it is 'not settled'. Thresholds of the other comparisons: "
-        f"{others}.",
+        f"Practical threshold: {t} of win rate ({source}; a study may set its own, as a share of games "
+        "such as 0.02 for ±2 points). An interval wholly beyond it 'matters'; one that excludes zero but "
+        "reaches inside it is 'measurable' but not shown to matter; one that excludes zero and lies inside "
+        "it differs 'too little to matter'; one that holds zero and lies inside it shows 'no difference that "
+        "matters'; one that holds zero and reaches beyond it is 'not settled'. Thresholds of the other "
+        f"comparisons: {others}.",
     ):
         doc.para(text)
     estimator = estimator_methods(s)
@@ -151,15 +157,20 @@ LADDER_GLOSSARY = (
     ),
     (
         "converged",
-        "the top two rungs agree within the threshold and the slope over one Elo step stays within it: "
-        "stronger play within the ladder does not change the answer",
+        "the interval of the top two rungs' difference lies within the threshold, and so does the slope "
+        "times the Elo step between them: stronger play within the ladder does not change the answer",
     ),
     (
         "still moving",
         "the slope's interval excludes 0, or the top two rungs measurably differ: the number still changes "
         "with skill",
     ),
-    ("not settled", "neither converged nor shown to move: more games are needed"),
+    (
+        "not settled",
+        "the data do not decide yet, and more games are needed: an interval that neither lies within the "
+        "threshold nor excludes the value in question (no difference, the fair share); for a ladder's "
+        "number, neither converged nor shown to move",
+    ),
     (
         "expert limit",
         "where a saturating curve (exponential approach in Elo) fitted to the rungs levels off; given only "
@@ -168,14 +179,99 @@ LADDER_GLOSSARY = (
 )
 
 
-def glossary(doc: Doc, s: StudyAnalysis) -> None:
-    """Every term of the page: the basic ones always, a ladder's and the claims' where the page's
-    text uses them (so "Elo" is defined on every page that says it), then the game's own."""
+#: Terms of the methods (intervals, fits, luck, cost), shown where the page uses them.
+METHOD_GLOSSARY = (
+    (
+        "Bonferroni",
+        "a correction for making m comparisons at once: each interval is made at 95%/m confidence (each "
+        "p-value multiplied by m), so that all of them hold together in 95% of studies",
+    ),
+    (
+        "anytime-valid",
+        "an interval that keeps its 95% however often the results are looked at while games are added, so "
+        "a study may stop or grow a cell when it looks",
+    ),
+    (
+        "confidence sequence",
+        "the anytime-valid interval used here: one interval per look, all of which hold the true value "
+        "together in 95% of studies; about 1.5 times as wide as an interval read once",
+    ),
+    (
+        "bootstrap",
+        "an interval made by redrawing the deals at random (with replacement) many times and recomputing the "
+        "number each time; the middle 95% of the recomputed numbers is the interval",
+    ),
+    (
+        "OLS",
+        "ordinary least squares: the straight line closest to the data (smallest sum of squared distances)",
+    ),
+    (
+        "WLS",
+        "weighted least squares: a straight line through the rungs' estimates, each weighted by how precise "
+        "it is",
+    ),
+    (
+        "cluster-robust",
+        "an interval that allows for the games of one deal being alike (they share their cards): the deal, "
+        "not the game, counts as one independent observation",
+    ),
+    (
+        "Bradley–Terry",
+        "the model behind the Elo ratings: the chance that one agent beats another depends only on the "
+        "difference of their ratings, fitted to all head-to-head games at once",
+    ),
+    (
+        "transitivity",
+        "that strength adds up along the ladder: if a is x Elo above b and b is y Elo above c, a is x + y "
+        "Elo above c",
+    ),
+    (
+        "luck",
+        "the part of a game's result that its chance events (the deal, every card or tile drawn) decided: at "
+        "each, the change in a fixed evaluation of the position minus its average over the outcomes that "
+        "could have been drawn; it averages zero",
+    ),
+    (
+        "core-hours",
+        "computing time: one hour of one processor core (4 cores for half an hour is 2 core-hours)",
+    ),
+)
+
+#: Other words by which a page uses a term (each also counts in the plural).
+ALIASES: dict[str, tuple[str, ...]] = {
+    "slope per 100 Elo": ("per 100 Elo",),
+    "core-hours": ("core-h", "core-hour"),
+    "95% CI": ("95% interval",),
+    "lack-of-fit": ("lack of fit",),
+}
+
+#: Every term a page may use, in the order a glossary lists them.
+ALL_TERMS = (*GLOSSARY, *LADDER_GLOSSARY, *CLAIM_GLOSSARY, *METHOD_GLOSSARY)
+
+
+def uses(text: str, term: str) -> bool:
+    """Whether ``text`` uses ``term`` (or one of its :data:`ALIASES`) as words of their own, in any
+    case, also in the plural ("rungs" uses "rung")."""
+    words = (term, *ALIASES.get(term, ()))
+    return any(re.search(rf"(?<!\w){re.escape(w)}s?(?!\w)", text, re.IGNORECASE) for w in words)
+
+
+def terms_used(text: str, terms: Sequence[tuple[str, str]] = ALL_TERMS) -> list[tuple[str, str]]:
+    """The (term, meaning) rows of ``terms`` that ``text`` uses, in their order."""
+    return [(a, b) for a, b in terms if uses(text, a)]
+
+
+def glossary_table(doc: Doc, terms: Sequence[tuple[str, str]]) -> None:
+    """The glossary section: one row per term."""
     doc.heading("Glossary")
-    text = "\n".join(doc.md)
-    used = [(a, b) for a, b in (*LADDER_GLOSSARY, *CLAIM_GLOSSARY) if re.search(rf"\b{re.escape(a)}\b", text)]
-    terms = list(GLOSSARY) + used + list(section(s.game).glossary)
     doc.table(["term", "meaning"], [[a, b] for a, b in terms])
+
+
+def glossary(doc: Doc, s: StudyAnalysis) -> None:
+    """Every term of the page: the basic ones always, a ladder's, the claims' and the methods' where
+    the page's text uses them (so "Elo" is defined on every page that says it), then the game's own."""
+    used = terms_used("\n".join(doc.md), (*LADDER_GLOSSARY, *CLAIM_GLOSSARY, *METHOD_GLOSSARY))
+    glossary_table(doc, [*GLOSSARY, *used, *section(s.game).glossary])
 
 
 def _options(variant: dict[str, object]) -> str:
@@ -192,6 +288,12 @@ def _engine(engine: EngineSpec) -> str:
     return "; ".join(x for x in (rules, f"agents {agents}" if agents else "") if x) or "n/a"
 
 
+def _source_key(source: str) -> str:
+    """Where the threshold came from, as the study spells it (Provenance only)."""
+    keys = {"default": "default", "given": "given for this report"}
+    return keys.get(source, "study setting practical_threshold")
+
+
 def provenance(doc: Doc, s: StudyAnalysis) -> None:
     """What was run, with which versions, and every cell's settings."""
     m, st = s.manifest, s.manifest.study
@@ -202,7 +304,8 @@ def provenance(doc: Doc, s: StudyAnalysis) -> None:
         ["game", st.game],
         ["seed", str(st.seed)],
         ["pair_seats (deal as unit)", str(st.pair_seats)],
-        ["practical threshold", f"{threshold_words(s.threshold)} ({s.threshold_source})"],
+        ["practical threshold", f"{threshold_words(s.threshold)} ({_source_key(s.threshold_source)})"],
+        ["estimator", st.estimator],
         ["games analysed", f"{s.analysed[0]:,} of {s.analysed[1]:,} planned"],
         ["wall time (s)", f"{wall:.1f}" if isinstance(wall, (int, float)) else "n/a"],
         ["started", m.started],

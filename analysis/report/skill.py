@@ -160,7 +160,7 @@ def ladder_section(doc: Doc, s: StudyAnalysis) -> None:
         f"Rungs, weakest first: {', '.join(ladder.rungs)}. Each rung plays the balance question in "
         "self-play; neighbouring rungs play each other (2 players, paired seats) to rate them in Elo "
         "(Bradley–Terry, "
-        f"{ladder.rungs[0]} = 0); matches between rungs that are not neighbours, where played, check that "
+        f"{ladder.rungs[0]} at 0); matches between rungs that are not neighbours, where played, check that "
         "chained Elo. Each number gets a trend: a straight line against Elo over the search rungs (every "
         "rung only when fewer than two rungs search, so greedy enters the trend only where it is part of "
         "the only step), its slope with an interval clustered by deal (the rungs play the same deals). A "

@@ -124,7 +124,7 @@ def strength_section(doc: Doc, s: StudyAnalysis) -> None:
         ],
     )
     doc.table(
-        [f"agent (Bradley–Terry, {st.anchor} = 0)", "games", "Elo [95% CI]"],
+        [f"agent (Bradley–Terry, {st.anchor} at 0)", "games", "Elo [95% CI]"],
         [
             [r["agent"], f"{r['games']:,}", Interval(r["elo"], r["elo_lo"], r["elo_hi"], 0)]
             for r in st.ratings.iter_rows(named=True)
