@@ -16,6 +16,11 @@ games played without it) — and only then words, rendered here and nowhere else
   over played cells. A played cell within ±t is the answer; a fitted line is read only when its
   slope interval excludes 0 and a lack-of-fit test does not reject it; "never fair" only when every
   played cell lies wholly beyond ±t on one side and the line agrees.
+* :class:`SkillClaim` and :func:`skill_status` / :func:`skill_sentence`: one question asked at
+  several skill levels. "The answer changes with skill" only when the paired difference strongest
+  minus weakest excludes 0 and the levels' settled directions differ; "the same" only when every
+  level has the same settled direction and that difference holds 0 (a change in size is said as
+  one); without the difference, no more than the directions.
 
 Seats are named by turn order (the start player, the second player, …) everywhere. The
 threshold is printed beside every "fair", "confirmed" and "refuted".
@@ -27,19 +32,23 @@ import math
 from dataclasses import dataclass
 from typing import Literal
 
-from .stats.practical import classify
+from .stats.practical import classify, direction
 from .words import MINUS, signed
 
 __all__ = [
     "LACK_OF_FIT_ALPHA",
     "FixClaim",
     "Interval",
+    "SkillClaim",
     "SweepClaim",
     "band_words",
     "fix_sentence",
     "fix_status",
     "handicap_words",
+    "plain_play_warning",
     "seat_name",
+    "skill_sentence",
+    "skill_status",
     "sweep_sentence",
     "sweep_status",
     "threshold_points",
@@ -55,6 +64,22 @@ FixStatus = Literal[
     "predicted fair", "predicted not fair", "prediction not settled",
 ]  # fmt: skip
 SweepStatus = Literal["fair where played", "fair on the fitted line", "never fair", "not settled"]
+SkillStatus = Literal[
+    "changes", "same direction, different size", "same", "directions differ, change not shown",
+    "directions differ, not compared", "same direction, not compared", "settled at some levels",
+    "not settled",
+]  # fmt: skip
+
+
+def plain_play_warning(what: str = "") -> str:
+    """The warning beside an answer played only by agents that do not search (greedy, random): one
+    wording for every page; ``what`` says what the answer is (``this is the fairest setting for
+    that play``)."""
+    said = f"{what}, and " if what else ""
+    return (
+        f"Played by greedy (or random) agents only: {said}the answer may change with skill (a skill "
+        "ladder says whether it does)."
+    )
 
 
 @dataclass(frozen=True)
@@ -166,46 +191,109 @@ def _fair_at(c: FixClaim) -> str:
     )
 
 
+def _rounds_to_none(c: FixClaim) -> bool:
+    """Every seat's fair handicap rounds (half up, as :meth:`Compensation.whole` does) to 0."""
+    return len(c.fair_at) > 1 and all(math.floor(f.value + 0.5) == 0 for f in c.fair_at[1:])
+
+
+def _estimate(c: FixClaim) -> str:
+    """Where the recorded scores put fair; with no handicap, that it rounds to none (when it does)."""
+    rounds = (
+        ", which rounds to no whole-point handicap"
+        if _rule(c) == "no handicap" and _rounds_to_none(c)
+        else ""
+    )
+    return f"the recorded scores put fair at {_fair_at(c)} points ({c.deals:,} deals){rounds}"
+
+
+#: 3+ players: a fix reads the start player's advantage only, not every seat's share.
+_OTHERS_PLAYED = "the other seats' shares were not read for this fix"
+_OTHERS_PREDICTED = "the other seats' shares were not predicted"
+_NOT_MEASURED_FIX = "Which whole-point handicap would fix it is not measured."
+
+
+def _give(c: FixClaim) -> str:
+    """The head of a fix within the threshold: the rule to give; with no handicap, "no handicap is
+    needed" for 2 players only (3+ players: only the start player's advantage was read)."""
+    none = _rule(c) == "no handicap"
+    if len(c.handicap) >= 3 and none:
+        return f"{c.subject} without a handicap"
+    return "No handicap is needed" if none else f"Give {_rule(c)}"
+
+
+def _within(c: FixClaim, played: bool) -> str:
+    """What a start-player advantage within ±t says: the game is fair for 2 players; for 3+ only
+    that the start player's advantage is within ±t (the other seats were not read)."""
+    band = band_words(c.threshold)
+    if len(c.handicap) == 2:
+        if played:
+            return f"within {band}, so {c.subject} is fair at this skill level (played)"
+        return (
+            f"within {band}, so {c.subject} should be fair at this skill level (a prediction from the "
+            "scores; not played)"
+        )
+    if played:
+        return f"within {band} (played); {_OTHERS_PLAYED}"
+    return (
+        f"within {band}, so the start player's advantage should be within {band} at this skill level "
+        f"(a prediction from the scores; not played); {_OTHERS_PREDICTED}"
+    )
+
+
 def fix_sentence(c: FixClaim) -> str:
     """The claim in words; never more than :func:`fix_status` supports."""
     status = fix_status(c)
-    band = band_words(c.threshold)
     if status == "not measured":
         return f"Compensation for {c.subject} not measured: {c.missing or 'no recount was possible'}."
     if status == "not in points":
         why = c.score_note or "its score is not points"
         return f"Compensation for {c.subject} is not given in points: {why}."
-    rule = _rule(c)
-    none = rule == "no handicap"
-    give = "No handicap is needed" if none else f"Give {rule}"
-    estimate = f"the recorded scores put fair at {_fair_at(c)} points ({c.deals:,} deals)"
     if c.played is not None:
-        where = f" in the {c.played_in} study" if c.played_in else ""
-        how = ("without one" if none else f"with {rule}") + where
-        played = f"played {how} ({c.played_deals:,} deals), the start player's advantage is {_pts(c.played)}"
-        if status == "confirmed":
-            return f"{give}: {played}, within {band}, so {c.subject} is fair at this skill level (played)."
-        if status == "refuted":
-            head = f"No handicap fixes {c.subject} yet" if none else f"Do not give {rule}"
-            return f"{head}: {estimate}, but {played}, beyond {band}; play refutes this handicap."
-        head = f"Without a handicap {c.subject}" if none else f"{c.subject} with {rule}"
-        return f"{head} is not settled: {played}, neither within nor beyond {band}."
+        return _played_sentence(c, status)
     assert c.predicted is not None
-    predicted = f"with {rule} the scores predict a start-player advantage of {_pts(c.predicted)}"
+    rule, band, estimate = _rule(c), band_words(c.threshold), _estimate(c)
+    none = rule == "no handicap"
+    under = "without one" if none else f"with {rule}"
+    predicted = f"{under} the scores predict a start-player advantage of {_pts(c.predicted)}"
     if status == "predicted fair":
-        return (
-            f"{give}: {estimate}; {predicted}, within {band}, so {c.subject} should be fair at this "
-            "skill level (a prediction from the scores; not played)."
-        )
+        return f"{_give(c)}: {estimate}; {predicted}, {_within(c, played=False)}."
     if status == "predicted not fair":
+        if none:
+            return (
+                f"{c.subject} is predicted not fair without a handicap, and the scores suggest none: "
+                f"{estimate}; {predicted}, beyond {band} (not played). {_NOT_MEASURED_FIX}"
+            )
         return (
-            f"No whole-point handicap is predicted fair for {c.subject}: {estimate}; {predicted}, beyond "
-            f"{band} (not played)."
+            f"The nearest whole-point handicap ({rule}) is predicted not fair for {c.subject}: {estimate}; "
+            f"{predicted}, beyond {band} (not played)."
         )
+    what = f"{c.subject} is fair without a handicap" if none else f"{rule} makes {c.subject} fair"
     return (
-        f"No handicap is shown fair for {c.subject} yet: {estimate}; {predicted}, neither within nor beyond "
-        f"{band} (not played; more deals needed)."
+        f"Whether {what} is not settled: {estimate}; {predicted}, neither within nor beyond {band} "
+        "(not played; more deals needed)."
     )
+
+
+def _played_sentence(c: FixClaim, status: FixStatus) -> str:
+    """A played handicap in words: the played interval alone decides (played outranks predicted);
+    "refutes this handicap" only for a handicap that gives points (none is not a handicap)."""
+    assert c.played is not None
+    rule, band = _rule(c), band_words(c.threshold)
+    none = rule == "no handicap"
+    where = f" in the {c.played_in} study" if c.played_in else ""
+    how = ("without one" if none else f"with {rule}") + where
+    played = f"played {how} ({c.played_deals:,} deals), the start player's advantage is {_pts(c.played)}"
+    if status == "confirmed":
+        return f"{_give(c)}: {played}, {_within(c, played=True)}."
+    if status == "refuted":
+        if none:
+            return (
+                f"{c.subject} is not fair without a handicap, and the scores suggest none: {_estimate(c)}; "
+                f"but {played}, beyond {band}. {_NOT_MEASURED_FIX}"
+            )
+        return f"Do not give {rule}: {_estimate(c)}, but {played}, beyond {band}; play refutes this handicap."
+    head = f"Without a handicap {c.subject}" if none else f"{c.subject} with {rule}"
+    return f"{head} is not settled: {played}, neither within nor beyond {band}."
 
 
 @dataclass(frozen=True)
@@ -293,3 +381,107 @@ def sweep_sentence(c: SweepClaim) -> str:
         f"Not settled ({c.subject}): no played value of {c.option} is shown within {band}, and the played "
         f"values and the fitted line ({_fit_words(c)}) do not show where or whether it becomes fair."
     )
+
+
+@dataclass(frozen=True)
+class SkillClaim:
+    """One question (player count, variant) asked at several skill levels: each level's line-up
+    and start-player advantage with its 95% interval, weakest first; ``difference``: the paired
+    difference of the advantage, strongest minus weakest, with its simultaneous 95% interval
+    (``None``: not compared); ``intervals``: what the levels' intervals are, for the sentence."""
+
+    levels: tuple[tuple[str, Interval], ...]
+    difference: Interval | None
+    threshold: float
+    intervals: str = "95% intervals"
+
+    def directions(self) -> list[str]:
+        """Each level's answer: ``above``/``below`` (excludes 0), ``fair`` (within ±t), ``unsettled``."""
+        return [direction(i.lo, i.hi, self.threshold) for _, i in self.levels]
+
+
+def skill_status(c: SkillClaim) -> SkillStatus:
+    """What the levels and their difference support (see the module docstring): the answer changes
+    only when settled directions differ *and* the difference excludes 0; the same only when every
+    level has one settled direction and the difference holds 0."""
+    dirs = c.directions()
+    settled = {d for d in dirs if d != "unsettled"}
+    d = c.difference
+    shown = d is not None and (d.lo > 0 or d.hi < 0)
+    if len(settled) > 1:
+        if d is None:
+            return "directions differ, not compared"
+        return "changes" if shown else "directions differ, change not shown"
+    if not settled:
+        return "not settled"
+    if "unsettled" in dirs:
+        return "settled at some levels"
+    if d is None:
+        return "same direction, not compared"
+    return "same direction, different size" if shown else "same"
+
+
+def _direction_words(d: str, t: float) -> str:
+    return {
+        "above": "start player ahead",
+        "below": "start player behind",
+        "fair": f"fair within {band_words(t)}",
+        "unsettled": "not settled",
+    }[d]
+
+
+def _expert_caveat(c: SkillClaim) -> str:
+    """Where the answer moves with skill: the strongest line-up is not the game at expert level."""
+    return (
+        f"A result from one skill level does not carry over to players of another. The strongest line-up "
+        f"here, {c.levels[-1][0]}, is only the closest model tested, not the game at expert level: whether "
+        "stronger play moves the answer again needs a skill ladder (a study that plays ever stronger agents "
+        "against each other), which says per number whether it has converged."
+    )
+
+
+def _levels_words(c: SkillClaim) -> str:
+    """Each level, weakest first: ``greedy +23.9 points [+22.8, +24.9], start player ahead``."""
+    said = [
+        f"{name} {_pts(i)}, {_direction_words(d, c.threshold)}"
+        for (name, i), d in zip(c.levels, c.directions(), strict=True)
+    ]
+    return "; ".join(said) + f" ({c.intervals})"
+
+
+def skill_sentence(c: SkillClaim) -> str:
+    """The skill levels in words; never more than :func:`skill_status` supports."""
+    status = skill_status(c)
+    dirs, side = c.directions(), _levels_words(c)
+    one = _direction_words(dirs[0], c.threshold)
+    diff = "" if c.difference is None else f"strongest minus weakest: {_pts(c.difference)}, simultaneous 95%"
+    if status == "changes":
+        return f"The answer changes with skill ({diff}): {side}. {_expert_caveat(c)}"
+    if status == "same direction, different size":
+        return (
+            f"The same direction at every skill level tested ({one}), but not the same size ({diff}): "
+            f"{side}. {_expert_caveat(c)}"
+        )
+    if status == "same":
+        return (
+            f"The answer is the same at every skill level tested ({one} at each; {diff}, which holds 0, "
+            f"so no change in size is shown): {side}."
+        )
+    if status == "directions differ, change not shown":
+        return (
+            f"The directions differ between skill levels, but no change with skill is shown ({diff}, which "
+            f"holds 0): {side}. More deals would tell whether skill moves the answer."
+        )
+    unmeasured = "the strongest and weakest were not compared"
+    if status == "directions differ, not compared":
+        return f"The directions differ between skill levels ({unmeasured}, so no change is shown): {side}."
+    if status == "same direction, not compared":
+        return (
+            f"The same direction at every skill level tested ({one}; {unmeasured}, so a change in size is "
+            f"not measured): {side}."
+        )
+    if status == "settled at some levels":
+        open_ = [name for (name, _), d in zip(c.levels, dirs, strict=True) if d == "unsettled"]
+        evidence = f"; {diff}" if diff else ""
+        return f"Settled only at some skill levels ({', '.join(open_)} needs more games{evidence}): {side}."
+    return f"Not settled at any skill level tested{f' ({diff})' if diff else ''}: {side}."

@@ -8,9 +8,11 @@
 3. per group of variants (same player count and line-up): the variant closest to fair, with the
    Bonferroni-corrected comparisons that support it (and, where cells change one option each
    against a defaults cell, which of those switches move the advantage beyond the threshold:
-   :func:`analysis.switches.switch_findings`);
+   :func:`analysis.switches.switch_findings`); a group played by greedy or random agents only says
+   that the answer may change with skill (:func:`analysis.claims.plain_play_warning`);
 4. per question asked at several skill levels (line-ups): the answers side by side, and whether
-   the answer changes with skill;
+   the answer changes with skill (a typed claim, :class:`analysis.claims.SkillClaim`: "changes"
+   only when the paired difference strongest minus weakest excludes 0);
 5. the game's own findings (:attr:`analysis.games.GameSection.findings`).
 
 A skill ladder's findings come first, then a game's findings marked ``lead`` (the expert-level
@@ -22,22 +24,24 @@ sentences follow, strongest line-up first.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from itertools import groupby
 from typing import Any
 
 import polars as pl
 
-from .claims import band_words
+from .claims import Interval, SkillClaim, band_words, plain_play_warning, skill_sentence
 from .content import Finding
 from .games import section
 from .ladder_findings import ladder_findings
 from .model import CellInfo, StudyAnalysis
-from .stats.practical import MIN_VERDICT_DEALS, direction
+from .skill import PLAIN_AGENTS
+from .stats.practical import MIN_VERDICT_DEALS
 from .switches import switch_findings
 from .words import pct, pts, pts_ci
 
-__all__ = ["scope", "threshold_words", "verdict"]
+__all__ = ["scope", "skill_claim", "threshold_words", "verdict"]
 
 
 #: ``±1 point`` / ``±2 points`` of win rate: the claims' wording, one definition.
@@ -159,6 +163,8 @@ def _closest(s: StudyAnalysis, cells: list[CellInfo], titled: bool) -> Finding:
     else:
         sentence += _evidence_words(kinds)
     sentence += " " + three_way(s, cells)
+    if all(a.split(":")[0] in PLAIN_AGENTS for c in cells for a in c.agents):
+        sentence += " " + plain_play_warning()
     title = "Variant closest to fair" + (f" ({best.n_players} players, {best.lineup})" if titled else "")
     return Finding(title, sentence, tuple(c.id for c in cells))
 
@@ -212,44 +218,42 @@ def _groups(s: StudyAnalysis, key: Callable[[CellInfo], Any]) -> list[list[CellI
     return [list(g) for _, g in groupby(cells, key=key)]
 
 
-def _word(d: str, t: float) -> str:
-    return {
-        "above": "start player ahead",
-        "below": "start player behind",
-        "fair": f"fair within {threshold_words(t)}",
-        "unsettled": "not settled",
-    }[d]
+def _strongest_minus_weakest(s: StudyAnalysis, weakest: str, strongest: str) -> Interval | None:
+    """The paired difference of the start-player advantage, strongest minus weakest, with its
+    simultaneous 95% interval (``None``: not compared, or not finite)."""
+    comp = _comparison(s, weakest, strongest)
+    if comp is None:
+        return None
+    sign = 1.0 if comp["cell_a"] == weakest else -1.0  # the table holds b − a
+    diff, lo, hi = (sign * float(comp[k]) for k in ("diff", "lo", "hi"))
+    if not all(math.isfinite(v) for v in (diff, lo, hi)):
+        return None
+    return Interval(diff, min(lo, hi), max(lo, hi))
+
+
+def skill_claim(s: StudyAnalysis, cells: list[CellInfo]) -> SkillClaim:
+    """One question's line-ups as a typed claim (:class:`analysis.claims.SkillClaim`), weakest first."""
+    cells = sorted(cells, key=lambda c: c.strength)
+    rows = [s.advantage_row(c.id) for c in cells]
+    sequences = [bool(r.get("anytime_valid")) for r in rows]
+    kind = (
+        "95% confidence sequences" if all(sequences) else "95% CIs" if not any(sequences) else "95% intervals"
+    )
+    return SkillClaim(
+        levels=tuple(
+            (c.lineup, Interval(r["advantage"], r["lo"], r["hi"])) for c, r in zip(cells, rows, strict=True)
+        ),
+        difference=_strongest_minus_weakest(s, cells[0].id, cells[-1].id),
+        threshold=s.threshold,
+        intervals=kind,
+    )
 
 
 def _skill(s: StudyAnalysis, cells: list[CellInfo], titled: bool) -> Finding:
-    cells = sorted(cells, key=lambda c: c.strength)
-    rows = [s.advantage_row(c.id) for c in cells]
-    dirs = [direction(r["lo"], r["hi"], s.threshold) for r in rows]
-    side = "; ".join(
-        f"{c.lineup} {_adv_ci(r)}, {_word(d, s.threshold)}" for c, r, d in zip(cells, rows, dirs, strict=True)
-    )
-    settled = {d for d in dirs if d != "unsettled"}
-    if len(settled) > 1:
-        comp = _comparison(s, cells[0].id, cells[-1].id)
-        evidence = (
-            f" (strongest minus weakest: {_difference(comp, cells[0].id)}, simultaneous 95%)" if comp else ""
-        )
-        sentence = (
-            f"The answer changes with skill{evidence}: {side}. A result from one skill level does not "
-            f"carry over to players of another. The strongest line-up here, {cells[-1].lineup}, is only "
-            "the closest model tested, not the game at expert level: whether stronger play moves the answer "
-            "again needs a skill ladder (a study that plays ever stronger agents against each other), which "
-            "says per number whether it has converged."
-        )
-    elif len(settled) == 1 and "unsettled" not in dirs:
-        sentence = f"The answer is the same at every skill level tested: {side}."
-    elif len(settled) == 1:
-        open_ = [c.lineup for c, d in zip(cells, dirs, strict=True) if d == "unsettled"]
-        sentence = f"Settled only at some skill levels ({', '.join(open_)} needs more games): {side}."
-    else:
-        sentence = f"Not settled at any skill level tested: {side}."
+    """Whether the answer changes with skill: :func:`analysis.claims.skill_sentence` of its claim."""
     c0 = cells[0]
     where = f"{c0.n_players} players" + (f", {c0.variant_name}" if c0.variant_name else "")
+    sentence = skill_sentence(skill_claim(s, cells))
     return Finding("Skill" + (f" ({where})" if titled else ""), sentence, tuple(c.id for c in cells))
 
 

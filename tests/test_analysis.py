@@ -250,23 +250,77 @@ def _fake_study(advantages: dict[str, tuple[str, float, float, float]], compare:
     )
 
 
-def test_skill_finding_says_when_the_answer_changes():
+def _start_comparison(a: str, b: str, diff: float, lo: float, hi: float) -> dict:
+    """A row of the comparisons table for the start-player advantage (b − a, simultaneous interval)."""
+    reject = lo > 0 or hi < 0
+    return {"metric": "start_advantage", "cell_a": a, "cell_b": b, "diff": diff, "lo": lo, "hi": hi,
+            "p_adj": 0.001 if reject else 0.5, "in_family": True, "reject": reject}  # fmt: skip
+
+
+def _skill_sentence(advantages: dict, compare: list[dict] | None = None) -> str:
     from analysis.findings import verdict
 
-    changes = _fake_study(
-        {
-            "g": ("2 players, greedy", 0.04, 0.033, 0.048),
-            "m": ("2 players, mcts:iters=100", -0.18, -0.23, -0.13),
-        }
+    skill = [f for f in verdict(_fake_study(advantages, compare)) if f.title == "Skill"]
+    assert len(skill) == 1
+    return skill[0].sentence
+
+
+def test_skill_finding_says_when_the_answer_changes():
+    levels = {
+        "g": ("2 players, greedy", 0.04, 0.033, 0.048),
+        "m": ("2 players, mcts:iters=100", -0.18, -0.23, -0.13),
+    }
+    changes = _skill_sentence(levels, [_start_comparison("g", "m", -0.22, -0.27, -0.17)])
+    assert changes.startswith(
+        "The answer changes with skill (strongest minus weakest: −22.0 points [−27.0, −17.0]"
     )
-    skill = [f for f in verdict(changes) if f.title == "Skill"]
-    assert len(skill) == 1 and skill[0].sentence.startswith("The answer changes with skill")
-    assert skill[0].sentence.index("greedy") < skill[0].sentence.index("mcts")  # weakest first
-    same = _fake_study(
-        {"g": ("2 players, greedy", 0.04, 0.033, 0.048), "m": ("2 players, mcts:iters=100", 0.05, 0.02, 0.08)}
+    assert changes.index("greedy") < changes.index("mcts")  # weakest first
+    assert "not the game at expert level" in changes
+    # the table holds b − a: the same difference read from the other side
+    assert _skill_sentence(levels, [_start_comparison("m", "g", 0.22, 0.17, 0.27)]) == changes
+    unpaired = _skill_sentence(levels)  # not compared: no more than the directions
+    assert unpaired.startswith(
+        "The directions differ between skill levels (the strongest and weakest were not"
     )
-    skill = [f for f in verdict(same) if f.title == "Skill"]
-    assert skill[0].sentence.startswith("The answer is the same at every skill level")
+    same = {
+        "g": ("2 players, greedy", 0.04, 0.033, 0.048),
+        "m": ("2 players, mcts:iters=100", 0.05, 0.02, 0.08),
+    }
+    said = _skill_sentence(same, [_start_comparison("g", "m", 0.01, -0.02, 0.04)])
+    assert said.startswith("The answer is the same at every skill level tested (start player ahead at each; ")
+    assert "+1.0 points [−2.0, +4.0], simultaneous 95%, which holds 0" in said
+    assert _skill_sentence(same).startswith(
+        "The same direction at every skill level tested (start player ahead;"
+    )
+
+
+def test_skill_finding_needs_the_difference_to_say_the_answer_changes():
+    # maharaja-switches: directions differ, but strongest minus weakest −28.8 points [−65.8, +8.2]
+    levels = {
+        "g": ("2 players, greedy", 0.106, 0.09, 0.12),
+        "m": ("2 players, mcts:iters=100", -0.182, -0.55, -0.02),
+    }
+    text = _skill_sentence(levels, [_start_comparison("g", "m", -0.288, -0.658, 0.082)])
+    assert "changes with skill" not in text
+    assert text.startswith(
+        "The directions differ between skill levels, but no change with skill is shown (strongest minus "
+        "weakest: −28.8 points [−65.8, +8.2], simultaneous 95%, which holds 0)"
+    )
+
+
+def test_skill_finding_says_a_change_in_size_with_the_same_direction():
+    # hiroba-switches: greedy +23.9 [22.8, 24.9] and mcts:iters=100 +15.6 [12.0, 19.0] were "the same"
+    levels = {
+        "g": ("2 players, greedy", 0.239, 0.228, 0.249),
+        "m": ("2 players, mcts:iters=100", 0.156, 0.12, 0.19),
+    }
+    text = _skill_sentence(levels, [_start_comparison("g", "m", -0.083, -0.12, -0.045)])
+    assert not text.startswith("The answer is the same")
+    assert text.startswith(
+        "The same direction at every skill level tested (start player ahead), but not the same size "
+        "(strongest minus weakest: −8.3 points [−12.0, −4.5], simultaneous 95%): greedy +23.9 points "
+        "[+22.8, +24.9], start player ahead; mcts:iters=100 +15.6 points [+12.0, +19.0], start player ahead"
+    )
 
 
 def test_closest_to_fair_cites_the_differences_with_their_intervals():
@@ -315,6 +369,22 @@ def test_closest_to_fair_cites_the_differences_with_their_intervals():
     assert "Undetermined (interval reaches across ±1 point: neither shown fair nor shown unfair): " in text
     assert "unfair): other (+0.6" in text
     assert "None of these variants" not in text
+    # greedy only: the answer may change with skill, said once, in the words the fairest page uses
+    warning = "Played by greedy (or random) agents only: the answer may change with skill (a skill ladder"
+    assert text.endswith(warning + " says whether it does).") and text.count("Played by") == 1
+
+
+def test_closest_to_fair_played_by_search_gives_no_greedy_warning():
+    from analysis.findings import verdict
+
+    s = _fake_study(
+        {
+            "a": ("2 players, official, mcts:iters=100", -0.016, -0.021, -0.011),
+            "c": ("2 players, money_3, mcts:iters=100", -0.004, -0.008, 0.0),
+        }
+    )
+    closest = next(f for f in verdict(s) if f.title.startswith("Variant closest to fair"))
+    assert closest.sentence.startswith("money_3 is closest to fair") and "greedy" not in closest.sentence
 
 
 def test_skill_finding_when_one_level_is_unsettled():
@@ -328,6 +398,7 @@ def test_skill_finding_when_one_level_is_unsettled():
     )
     skill = next(f for f in verdict(s) if f.title == "Skill")
     assert skill.sentence.startswith("Settled only at some skill levels (greedy needs more games)")
+    assert "changes" not in skill.sentence and "same" not in skill.sentence
 
 
 def test_cells_sharing_deals_are_compared_as_pairs():

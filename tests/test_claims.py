@@ -12,9 +12,12 @@ from hypothesis import strategies as st
 from analysis.claims import (
     FixClaim,
     Interval,
+    SkillClaim,
     SweepClaim,
     fix_sentence,
     fix_status,
+    skill_sentence,
+    skill_status,
     sweep_sentence,
     sweep_status,
 )
@@ -42,8 +45,11 @@ def _outside(i: Interval, t: float) -> bool:
 @st.composite
 def fix_claims(draw: st.DrawFn) -> FixClaim:
     n = draw(st.integers(2, 5))
-    handicap = (0, *draw(st.lists(st.integers(-6, 6), min_size=n - 1, max_size=n - 1)))
-    fair_at = (Interval(0, 0, 0), *(draw(intervals(8.0)) for _ in range(n - 1)))
+    none = draw(st.booleans())  # no handicap half the time: the sentences that must not say "refutes"
+    rest = [0] * (n - 1) if none else draw(st.lists(st.integers(-6, 6), min_size=n - 1, max_size=n - 1))
+    handicap = (0, *rest)
+    scale = draw(st.sampled_from([0.6, 8.0]))  # 0.6: a fair handicap that may round to none
+    fair_at = (Interval(0, 0, 0), *(draw(intervals(scale)) for _ in range(n - 1)))
     played = draw(st.none() | intervals())
     unit = draw(st.sampled_from(["points", "points", "points", None]))
     return FixClaim(
@@ -88,6 +94,81 @@ def test_a_fix_sentence_never_says_more_than_its_numbers(c: FixClaim) -> None:
     assert not re.search(r"\bseat [01]\b", text)  # seats by turn order, never from 0
     if c.played is not None and fix_status(c) not in ("not measured", "not in points"):
         assert f"{c.played_deals:,} deals" in text
+    _fix_says_no_more_for_no_handicap_or_three_players(c, text)
+
+
+def _fix_says_no_more_for_no_handicap_or_three_players(c: FixClaim, text: str) -> None:
+    """No handicap is not refuted as a handicap; 3+ players read the start player's advantage only."""
+    t, none, n = c.threshold, not any(c.handicap), len(c.handicap)
+    measured = c.missing is None and c.score_unit == "points"
+    if "refutes" in text:
+        assert not none  # only a handicap that gives points is refuted by play
+    if "rounds to no whole-point handicap" in text:
+        assert none and all(math.floor(f.value + 0.5) == 0 for f in c.fair_at[1:])
+    if "Which whole-point handicap would fix it is not measured" in text:
+        assert none and measured
+        evidence = c.played if c.played is not None else c.predicted
+        assert evidence is not None and _outside(evidence, t)
+    if text.startswith("No handicap is needed"):
+        assert none and n == 2
+    within = c.played if c.played is not None else c.predicted
+    if n >= 3:
+        assert "should be fair" not in text and "is fair at this skill level" not in text
+        if measured and within is not None and _inside(within, t):
+            assert "the other seats' shares were not" in text
+            assert "start player's advantage" in text
+
+
+def _direction(i: Interval, t: float) -> str:
+    """A level's answer, from the definition: within ±t, else the side the interval excludes 0 on."""
+    if _inside(i, t):
+        return "fair"
+    return "ahead" if i.lo > 0 else "behind" if i.hi < 0 else "open"
+
+
+@st.composite
+def skill_claims(draw: st.DrawFn) -> SkillClaim:
+    k = draw(st.integers(2, 4))
+    levels = tuple((f"level-{j}", draw(intervals())) for j in range(k))
+    return SkillClaim(levels, draw(st.none() | intervals(0.3)), draw(THRESHOLDS))
+
+
+@settings(max_examples=1500, deadline=None)
+@given(skill_claims())
+def test_a_skill_sentence_never_says_more_than_its_numbers(c: SkillClaim) -> None:
+    text = skill_sentence(c)
+    t, d = c.threshold, c.difference
+    dirs = [_direction(i, t) for _, i in c.levels]
+    settled = {x for x in dirs if x != "open"}
+    shown = d is not None and (d.lo > 0 or d.hi < 0)  # the difference excludes 0
+    one_way = len(settled) == 1 and "open" not in dirs
+    # "changes" exactly when the directions differ and so does strongest minus weakest; "the same"
+    # exactly when every level has one direction and that difference holds 0
+    assert ("changes with skill" in text) == (shown and len(settled) > 1)
+    assert text.startswith("The answer is the same") == (d is not None and not shown and one_way)
+    assert ("not the same size" in text) == (shown and one_way)
+    assert ("not the game at expert level" in text) == (shown and (len(settled) > 1 or one_way))
+    if "same direction at every skill level" in text.lower():
+        assert one_way
+    if "directions differ" in text.lower():
+        assert len(settled) > 1 and not (shown and len(settled) > 1)
+    assert text.startswith("Not settled at any") == (not settled)
+    assert text.startswith("Settled only at some") == (len(settled) == 1 and "open" in dirs)
+    if "holds 0" in text:
+        assert d is not None and d.lo <= 0 <= d.hi
+    assert ("strongest minus weakest" in text) == (d is not None)
+    _each_level_says_its_own_answer(c, text, dirs)
+
+
+def _each_level_says_its_own_answer(c: SkillClaim, text: str, dirs: list[str]) -> None:
+    band = f"±{100 * c.threshold:g} point"
+    words = {"ahead": "start player ahead", "behind": "start player behind", "fair": f"fair within {band}"}
+    said = re.findall(r"(?:: |; )level-(\d) ([^;]*?)(?=; level-| \(95%)", text)
+    assert [int(j) for j, _ in said] == list(range(len(c.levels)))  # every level, weakest first
+    for (_, part), d in zip(said, dirs, strict=True):
+        assert (words[d] if d != "open" else "not settled") in part
+    if re.search(r"\bfair\b", text):
+        assert band in text
 
 
 @st.composite
@@ -205,6 +286,87 @@ def test_a_slope_interval_holding_zero_never_says_never_fair():
         "dirk_tiles", "2 players", cells, Interval(0.01, 0.008, 0.012), Interval(5.0, 4.5, 5.5), 0.001, 0.01
     )
     assert sweep_status(curved) == "not settled"  # lack of fit: no straight-line reading
+
+
+def test_no_handicap_refuted_by_play_is_not_said_to_refute_a_handicap():
+    # maharaja: "No handicap fixes … yet: … fair at the second player +0.2 [+0.2, +0.2] … play refutes
+    # this handicap": only the unhandicapped cell was played; +0.2 merely rounds to no whole point
+    c = _claim(
+        subject="2-player Maharaja (2 players, greedy)",
+        fair_at=(Interval(0, 0, 0), Interval(0.2, 0.18, 0.22)),
+        played=Interval(0.102, 0.095, 0.109),
+        played_deals=6000,
+    )
+    assert fix_status(c) == "refuted"
+    text = fix_sentence(c)
+    assert text.startswith("2-player Maharaja (2 players, greedy) is not fair without a handicap")
+    assert "+0.2 [+0.2, +0.2] points (900 deals), which rounds to no whole-point handicap" in text
+    assert "beyond ±1 point. Which whole-point handicap would fix it is not measured." in text
+    assert "refutes" not in text and "No handicap fixes" not in text
+
+
+def test_three_players_are_said_fair_for_the_start_player_only():
+    # hiroba 3p: "… within ±1 point, so 3-player Hiroba … should be fair": only the start player's
+    # predicted advantage was read, not the other seats' shares
+    three = (Interval(0, 0, 0), Interval(1.2, 0.5, 1.9), Interval(2.1, 1.4, 2.8))
+    c = _claim(
+        subject="3-player Hiroba", handicap=(0, 1, 2), fair_at=three, predicted=Interval(0.002, -0.004, 0.008)
+    )
+    assert fix_status(c) == "predicted fair"
+    text = fix_sentence(c)
+    assert "should be fair" not in text
+    assert text.endswith(
+        "within ±1 point, so the start player's advantage should be within ±1 point at this skill level "
+        "(a prediction from the scores; not played); the other seats' shares were not predicted."
+    )
+    played = fix_sentence(_claim(subject="3-player Hiroba", handicap=(0, 1, 2), fair_at=three,
+                                 played=Interval(0.002, -0.004, 0.008), played_deals=5000))  # fmt: skip
+    assert "is fair" not in played
+    assert played.endswith(
+        "[−0.4, +0.8], within ±1 point (played); the other seats' shares were not read for this fix."
+    )
+
+
+def _skill_claim(strong: Interval, difference: Interval | None) -> SkillClaim:
+    return SkillClaim(
+        (("greedy", Interval(0.239, 0.228, 0.249)), ("mcts:iters=100", strong)), difference, 0.01
+    )
+
+
+def test_directions_that_differ_are_no_change_with_skill_when_the_difference_holds_zero():
+    # maharaja-switches: "The answer changes with skill (strongest minus weakest: −28.8 points
+    # [−65.8, +8.2], simultaneous 95%)"
+    c = _skill_claim(Interval(-0.05, -0.08, -0.02), Interval(-0.288, -0.658, 0.082))
+    assert skill_status(c) == "directions differ, change not shown"
+    text = skill_sentence(c)
+    assert "changes with skill" not in text
+    assert "no change with skill is shown (strongest minus weakest: −28.8 points [−65.8, +8.2]" in text
+    moved = _skill_claim(Interval(-0.05, -0.08, -0.02), Interval(-0.288, -0.35, -0.22))
+    assert skill_sentence(moved).startswith("The answer changes with skill (strongest minus weakest: −28.8")
+    assert (
+        skill_status(_skill_claim(Interval(-0.05, -0.08, -0.02), None)) == "directions differ, not compared"
+    )
+
+
+def test_the_same_direction_is_not_the_same_answer_when_the_sizes_differ():
+    # hiroba-switches: "The answer is the same at every skill level tested: greedy +23.9 (22.8–24.9)
+    # … mcts:iters=100 +15.6 (12.0–19.0)"
+    c = _skill_claim(Interval(0.156, 0.12, 0.19), Interval(-0.083, -0.12, -0.045))
+    assert skill_status(c) == "same direction, different size"
+    text = skill_sentence(c)
+    assert text.startswith(
+        "The same direction at every skill level tested (start player ahead), but not the same size "
+        "(strongest minus weakest: −8.3 points [−12.0, −4.5], simultaneous 95%)"
+    )
+    assert "not the game at expert level" in text
+    same = _skill_claim(Interval(0.23, 0.21, 0.25), Interval(-0.009, -0.03, 0.012))
+    assert skill_sentence(same).startswith(
+        "The answer is the same at every skill level tested (start player ahead"
+    )
+    unpaired = skill_sentence(_skill_claim(Interval(0.156, 0.12, 0.19), None))
+    assert (
+        unpaired.startswith("The same direction at every skill level tested") and "not measured" in unpaired
+    )
 
 
 # --- through a run: the game's declaration and the run's columns decide ------------------------
