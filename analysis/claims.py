@@ -394,10 +394,17 @@ class SkillClaim:
     difference: Interval | None
     threshold: float
     intervals: str = "95% intervals"
+    #: Per level: played on fewer deals than every verdict needs (its answer is then not settled).
+    few: tuple[bool, ...] = ()
 
     def directions(self) -> list[str]:
-        """Each level's answer: ``above``/``below`` (excludes 0), ``fair`` (within ±t), ``unsettled``."""
-        return [direction(i.lo, i.hi, self.threshold) for _, i in self.levels]
+        """Each level's answer: ``above``/``below`` (excludes 0), ``fair`` (within ±t), ``unsettled``
+        (also where the level rests on too few deals)."""
+        few = self.few or (False,) * len(self.levels)
+        return [
+            "unsettled" if short else direction(i.lo, i.hi, self.threshold)
+            for (_, i), short in zip(self.levels, few, strict=True)
+        ]
 
 
 def skill_status(c: SkillClaim) -> SkillStatus:

@@ -163,7 +163,8 @@ def _closest(s: StudyAnalysis, cells: list[CellInfo], titled: bool) -> Finding:
     else:
         sentence += _evidence_words(kinds)
     sentence += " " + three_way(s, cells)
-    if all(a.split(":")[0] in PLAIN_AGENTS for c in cells for a in c.agents):
+    plain = all(a.split(":")[0] in PLAIN_AGENTS for c in cells for a in c.agents)
+    if plain and not s.anytime_valid:  # a raced study's "Fairest setting" line carries it
         sentence += " " + plain_play_warning()
     title = "Variant closest to fair" + (f" ({best.n_players} players, {best.lineup})" if titled else "")
     return Finding(title, sentence, tuple(c.id for c in cells))
@@ -246,6 +247,7 @@ def skill_claim(s: StudyAnalysis, cells: list[CellInfo]) -> SkillClaim:
         difference=_strongest_minus_weakest(s, cells[0].id, cells[-1].id),
         threshold=s.threshold,
         intervals=kind,
+        few=tuple(bool(r.get("few_units")) for r in rows),
     )
 
 
@@ -287,6 +289,11 @@ def _and(items: list[str]) -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
+#: Where the practical threshold came from, in the scope line's words (a study's own: "this study's").
+_THRESHOLD_SOURCE = {"default": "the default", "given": "given for this report"}
+_THIS_STUDY = "this study's threshold"
+
+
 def scope(s: StudyAnalysis) -> list[str]:
     """What was played, and the threshold that separates 'measurable' from 'matters'."""
     games = int(s.advantage["games"].sum()) if s.advantage.height else 0
@@ -304,7 +311,7 @@ def scope(s: StudyAnalysis) -> list[str]:
         f"{_and([str(n) for n in players])} players in "
         f"{len(s.balance)} cells, played by {_and(lineups)}{selfplay}; {design}. "
         f"A difference matters when it exceeds {threshold_words(s.threshold)} of win rate "
-        f"({'the default' if s.threshold_source == 'default' else s.threshold_source})."
+        f"({_THRESHOLD_SOURCE.get(s.threshold_source, _THIS_STUDY)})."
     )
     if s.anytime_valid:
         text += (
@@ -315,4 +322,5 @@ def scope(s: StudyAnalysis) -> list[str]:
             "comparisons, outcomes) use fixed-sample intervals and only describe."
         )
     game = section(s.game)
-    return [text] + (game.scope(s) if game.scope is not None else [])
+    unit = [f"{game.score_unit[0].upper()}{game.score_unit[1:]}."] if game.score_unit else []
+    return [text, *unit] + (game.scope(s) if game.scope is not None else [])

@@ -237,7 +237,7 @@ def test_threshold_is_a_study_setting(tmp_path):
     assert (s2.threshold, s2.threshold_source) == (0.1, "study setting practical_threshold")
     assert s1.advantage["finding"][0] in ("matters", "measurable")
     assert s2.advantage["finding"][0] in ("fair", "negligible")
-    assert "±10 points of win rate (study setting practical_threshold)" in " ".join(analysis_scope(s2))
+    assert "±10 points of win rate (this study's threshold)" in " ".join(analysis_scope(s2))
     with pytest.raises(ValueError, match="practical_threshold"):
         analyse(run, threshold=2.0)
 

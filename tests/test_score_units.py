@@ -31,3 +31,17 @@ def test_margin_column_only_where_the_score_is_in_points(tmp_path, game, points)
     assert ("winning margin" in header) is points
     assert ("figures/scores_by_seat.png" in md) is points
     assert ("ranking key" in md) is not points
+
+
+@pytest.mark.parametrize(("game", "said"), [("maharaja", True), ("alhambra", False)])
+def test_the_verdict_says_what_a_point_is_where_it_is_not_obvious(tmp_path, game, said):
+    """Maharaja's point is a palace built: a handicap "in points" is in palaces, and less than one
+    only decides ties; every page of the game says so in its scope, generic pages included."""
+    from analysis.findings import scope
+
+    cells = [{"id": "p2", "label": "2 players", "agents": ["random"] * 2, "games": 4}]
+    run = write_run(tmp_path / game, name=f"{game}-unit", game=game, pair_seats=True, cells=cells)
+    for generic in (False, True):
+        text = " ".join(scope(analyse(run, generic=generic)))
+        assert ("A point of Maharaja's score is a palace built" in text) is said
+        assert ("a handicap of less than one point only decides ties" in text) is said

@@ -119,6 +119,9 @@ class GameSection:
     #: something); ``False`` for a ranking key, with ``score_note`` saying what it is instead.
     score_in_points: bool = True
     score_note: str = ""
+    #: For a score in points whose point is not obvious: what one point is, in words for every page
+    #: that speaks of points (e.g. Maharaja's point is a palace built). Empty: a point is a point.
+    score_unit: str = ""
 
 
 NO_SECTION = GameSection()

@@ -123,6 +123,10 @@ SECTION = GameSection(
     scope=_scope,
     provenance=MAP.provenance,
     sections=_sections,
+    score_unit=(
+        "a point of Maharaja's score is a palace built (ties between equal palaces go to the most gold, "
+        "then the lower character number), so a handicap of less than one point only decides ties"
+    ),
     methods=(
         "Maharaja's per-seat figures are means over deals (games without paired seats) with Student-t "
         "intervals; end reasons are shares of games with Wilson intervals. The start player is whoever "

@@ -3,7 +3,7 @@ and the ``balancelab fairest`` search of a run made by it."""
 
 from __future__ import annotations
 
-from ..claims import band_words, fix_sentence, fix_status, seat_name, sweep_sentence
+from ..claims import band_words, fix_sentence, fix_status, plain_play_warning, seat_name, sweep_sentence
 from ..content import Finding
 from ..fairest import fairest_rounds, race_again
 from ..fairness import CellFix, Sweep, cell_fixes, fix_claim, subject, sweep_claim, sweeps, unmeasured_claims
@@ -105,10 +105,7 @@ def fairness_findings(s: StudyAnalysis, fixes: list[CellFix], found: list[Sweep]
         line = _first_up(race_again(s.manifest, s.rows, s.threshold)[1]) + "."
         plain = all(a.split(":")[0] in PLAIN_AGENTS for c in s.info for a in c.agents)
         if plain:
-            line += (
-                " Played by greedy (or random) agents only: this is the fairest setting for that play, and "
-                "the answer may change with skill (a skill ladder says whether it does)."
-            )
+            line += " " + plain_play_warning("this is the fairest setting for that play")
         return [Finding("Fairest setting", line)]
     out = [Finding(f"Handicap for {c.subject}", fix_sentence(c)) for c in unmeasured_claims(s)]
     out += [
