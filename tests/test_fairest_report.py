@@ -49,7 +49,9 @@ def test_fairest_report_reads_anytime_valid_intervals(tmp_path):
         "does not separate" not in closest and "The race below compares" in closest
     )  # no fixed-sample tests
     lead = md.split("## Verdict", 1)[1].split("\n- ", 1)[0]
-    assert lead.count("anytime-valid") == 1 and md.count("anytime-valid") == 1
+    body = md.split("## Glossary", 1)[0]  # the glossary defines the term once more
+    assert lead.count("anytime-valid") == 1 and body.count("anytime-valid") == 1
+    assert "| anytime-valid |" in md
     verdict = md.split("## Verdict", 1)[1].split("\n## ", 1)[0]
     sentences = [x for x in verdict.splitlines() if x.startswith("- **first=")]
     assert len(sentences) == 4 and all(
