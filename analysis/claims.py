@@ -52,6 +52,7 @@ __all__ = [
     "sweep_sentence",
     "sweep_status",
     "threshold_points",
+    "threshold_source_words",
 ]
 
 #: A lack-of-fit p-value below this rejects the straight line through a sweep's cells.
@@ -108,6 +109,11 @@ def threshold_points(t: float) -> str:
     """A practical threshold (a share) in points of win rate: ``1 point``, ``2.5 points``; the one
     spelling every page uses (:func:`band_words` adds the ±)."""
     return f"{100 * t:g} point{'' if abs(100 * t - 1) < 1e-9 else 's'}"
+
+
+def threshold_source_words(source: str) -> str:
+    """Where the practical threshold came from, in words (the study key stays in Provenance)."""
+    return {"default": "the default", "given": "given for this report"}.get(source, "this study's threshold")
 
 
 def band_words(t: float) -> str:

@@ -31,7 +31,14 @@ from typing import Any
 
 import polars as pl
 
-from .claims import Interval, SkillClaim, band_words, plain_play_warning, skill_sentence
+from .claims import (
+    Interval,
+    SkillClaim,
+    band_words,
+    plain_play_warning,
+    skill_sentence,
+    threshold_source_words,
+)
 from .content import Finding
 from .games import section
 from .ladder_findings import ladder_findings
@@ -289,11 +296,6 @@ def _and(items: list[str]) -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
-#: Where the practical threshold came from, in the scope line's words (a study's own: "this study's").
-_THRESHOLD_SOURCE = {"default": "the default", "given": "given for this report"}
-_THIS_STUDY = "this study's threshold"
-
-
 def scope(s: StudyAnalysis) -> list[str]:
     """What was played, and the threshold that separates 'measurable' from 'matters'."""
     games = int(s.advantage["games"].sum()) if s.advantage.height else 0
@@ -311,7 +313,7 @@ def scope(s: StudyAnalysis) -> list[str]:
         f"{_and([str(n) for n in players])} players in "
         f"{len(s.balance)} cells, played by {_and(lineups)}{selfplay}; {design}. "
         f"A difference matters when it exceeds {threshold_words(s.threshold)} of win rate "
-        f"({_THRESHOLD_SOURCE.get(s.threshold_source, _THIS_STUDY)})."
+        f"({threshold_source_words(s.threshold_source)})."
     )
     if s.anytime_valid:
         text += (

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from rundir import EngineSpec
 
 from ..agents import describe, ladder_key
+from ..claims import threshold_source_words
 from ..content import Code
 from ..findings import threshold_words
 from ..games import section
@@ -29,11 +30,6 @@ def _unit(s: StudyAnalysis) -> str:
             "deal, not the game, as one observation."
         )
     return "The unit of analysis is the game: every game is dealt independently."
-
-
-def threshold_source_words(source: str) -> str:
-    """Where the practical threshold came from, in words (the study key stays in Provenance)."""
-    return {"default": "the default", "given": "given for this report"}.get(source, "this study's threshold")
 
 
 def methods(doc: Doc, s: StudyAnalysis) -> None:
