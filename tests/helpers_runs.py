@@ -4,6 +4,7 @@ plus ``n_players`` (int32)."""
 
 from __future__ import annotations
 
+import json
 import pathlib
 from typing import Any
 
@@ -87,3 +88,14 @@ def write_study_run(study: Any, run_dir: pathlib.Path, *, batch: int = 500, game
     man.games_done = sum(min(c.games, games or c.games) for c in study.cells)
     man.finished = None if games is not None else "2024-01-01T00:00:05Z"
     rundir.write_manifest(run_dir, man)
+
+
+def set_study_keys(run_dir: pathlib.Path, **keys: Any) -> pathlib.Path:
+    """Sets study keys (``ladder``, ``practical_threshold``, …) in a written run's manifest, as a
+    study file with those keys would have recorded them (checksum renewed); returns ``run_dir``."""
+    path = run_dir / "manifest.json"
+    manifest = json.loads(path.read_text())
+    manifest["study"].update(keys)
+    manifest["checksum"] = rundir.manifest.checksum(manifest)
+    path.write_text(json.dumps(manifest))
+    return run_dir

@@ -4,7 +4,6 @@ code uses."""
 
 from __future__ import annotations
 
-import json
 import math
 import pathlib
 import re
@@ -13,8 +12,6 @@ from types import SimpleNamespace
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-
-import rundir
 
 #: Words a designer may not know: where a rendered page uses one, its glossary must define it.
 TECHNICAL = (
@@ -94,7 +91,7 @@ def test_a_page_without_a_term_does_not_define_it(tmp_path):
 
 
 def _ladder_run(root: pathlib.Path) -> pathlib.Path:
-    from helpers_runs import write_run
+    from helpers_runs import set_study_keys, write_run
 
     cells = [
         {"id": "p2-random", "label": "2 players, random", "agents": ["random"] * 2, "games": 2000},
@@ -102,12 +99,7 @@ def _ladder_run(root: pathlib.Path) -> pathlib.Path:
         {"id": "p2-rg", "label": "2 players, random vs greedy", "agents": ["random", "greedy"], "games": 400},
     ]
     run = write_run(root / "run", name="coin-ladder", game="coin", cells=cells, pair_seats=True, batch=2000)
-    manifest = json.loads((run / "manifest.json").read_text())
-    manifest["study"]["ladder"] = ["random", "greedy"]
-    manifest["study"]["practical_threshold"] = 0.03
-    manifest["checksum"] = rundir.manifest.checksum(manifest)
-    (run / "manifest.json").write_text(json.dumps(manifest))
-    return run
+    return set_study_keys(run, ladder=["random", "greedy"], practical_threshold=0.03)
 
 
 def test_a_study_page_defines_every_technical_word_it_uses_and_shows_no_study_key(tmp_path):

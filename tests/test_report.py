@@ -16,7 +16,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import polars as pl
 import pytest
-from helpers_runs import write_run
+from helpers_runs import set_study_keys, write_run
 from PIL import Image
 
 import rundir
@@ -228,11 +228,7 @@ def test_threshold_is_a_study_setting(tmp_path):
         ],
     )
     s1 = analyse(run)
-    manifest = json.loads((run / "manifest.json").read_text())
-    manifest["study"]["practical_threshold"] = 0.1
-    manifest["checksum"] = rundir.manifest.checksum(manifest)
-    (run / "manifest.json").write_text(json.dumps(manifest))
-    s2 = analyse(run)
+    s2 = analyse(set_study_keys(run, practical_threshold=0.1))
     assert (s1.threshold, s1.threshold_source) == (0.01, "default")
     assert (s2.threshold, s2.threshold_source) == (0.1, "study setting practical_threshold")
     assert s1.advantage["finding"][0] in ("matters", "measurable")

@@ -3,14 +3,12 @@ number per rung against the rungs' Elo and says whether it converged, is moving 
 
 from __future__ import annotations
 
-import json
 import pathlib
 
 import pytest
-from helpers_runs import write_run
+from helpers_runs import set_study_keys, write_run
 
 import balancelab_cli as cli
-import rundir
 from analysis.skill import LadderMetric, LadderPoint, convergence
 from pipeline.study import StudyError, load_study
 
@@ -231,12 +229,7 @@ def _ladder_run(tmp_path: pathlib.Path, p_random: list[float], p_greedy: list[fl
     run = write_run(
         tmp_path / "run", name="coin-ladder", game="coin", cells=cells, pair_seats=True, batch=4000
     )
-    manifest = json.loads((run / "manifest.json").read_text())
-    manifest["study"]["ladder"] = ["random", "greedy"]
-    manifest["study"]["practical_threshold"] = 0.03
-    manifest["checksum"] = rundir.manifest.checksum(manifest)
-    (run / "manifest.json").write_text(json.dumps(manifest))
-    return run
+    return set_study_keys(run, ladder=["random", "greedy"], practical_threshold=0.03)
 
 
 def test_a_moving_ladder_headlines_the_top_rung_and_never_a_lower_rungs_number(tmp_path):
@@ -404,11 +397,7 @@ def test_elo_check_and_trend_in_a_ladder_run_with_a_non_neighbour_match(tmp_path
         cell("p2-random_v_mcts", ["random", "mcts:iters=20"], 400),
     ]
     run = write_run(tmp_path / "run", name="coin-3", game="coin", cells=cells, pair_seats=True, batch=2000)
-    manifest = json.loads((run / "manifest.json").read_text())
-    manifest["study"]["ladder"] = rungs
-    manifest["checksum"] = rundir.manifest.checksum(manifest)
-    (run / "manifest.json").write_text(json.dumps(manifest))
-    s = analysis.analyse(run)
+    s = analysis.analyse(set_study_keys(run, ladder=rungs))
     assert s.checks == {"p2-random_v_mcts"} and s.steps == {"p2-random_v_greedy", "p2-greedy_v_mcts"}
     assert [c.id for c in s.balance] == ["p2-random", "p2-greedy", "p2-mcts"]
     # the rungs are not compared pairwise: the trend replaces that
