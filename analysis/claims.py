@@ -182,7 +182,7 @@ def handicap_words(handicap: tuple[int, ...] | list[int]) -> str:
     given = [(seat, p) for seat, p in enumerate(h) if p]
     if not given:
         return "no handicap"
-    return "; ".join(f"{seat_name(s)} {p:+d} point{'' if abs(p) == 1 else 's'}" for s, p in given)
+    return "; ".join(f"{seat_name(s)} {signed(p, 0)} point{'' if abs(p) == 1 else 's'}" for s, p in given)
 
 
 def _fair_at(c: FixClaim) -> str:

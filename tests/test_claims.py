@@ -450,6 +450,7 @@ def test_a_handicap_is_named_in_words_not_code():
 
     assert handicap_words([0, -4]) == "the start player +4 points"
     assert handicap_words((0, 1, 2)) == "the second player +1 point; the third player +2 points"
+    assert handicap_words((0, 0, -1)) == "the third player −1 point"  # a true minus sign, as every number
     assert _value_words("handicap", [0, 2]) == "the second player +2 points"
     assert _value_words("dirk_tiles", [4, 4, "third"]) == "4, 4, third"
     assert _value_words("start_player", None) == "none" and _value_words("dirk", False) == "off"
