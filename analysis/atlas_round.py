@@ -92,6 +92,13 @@ def row_round(
         games.setdefault(r.game, {})[r.cell] = deals * r.n_players
         spent += (deals - r.deals) * per_deal
     first = open_[0]
+    if not games:
+        need = first.settle_core_hours or 0.0
+        line = (
+            f"{head}; the {budget_s / 3600:.2f} core-hours left settle no open row (the cheapest, "
+            f"{first.game} {first.n_players} players, needs about {need:.2f} core-hours more)"
+        )
+        return RowRound(games, 0.0, False, line)
     line = (
         f"{head}; next round {spent / 3600:.2f} core-hours on {sum(map(len, games.values()))} rows, "
         f"cheapest first ({first.game} {first.n_players} players: {first.deals:,} → "

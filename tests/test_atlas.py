@@ -394,6 +394,9 @@ def test_row_rounds_grow_the_cheapest_rows_first_within_the_budget(monkeypatch):
     rows["b"][:] = [_row("b", 3, 10, 100_000, 60.0)]
     alone = atlas_round.row_round(dirs, cost, 1000.0)  # none can settle: the cheapest still grows
     assert alone.games == {"a": {"p3-mcts": 40 * 3}}
+    spent = atlas_round.row_round(dirs, cost, 2.0)  # too little left to add a deal anywhere
+    assert spent.games == {} and spent.cost_s == 0.0 and not spent.settled
+    assert "settle no open row (the cheapest, a 3 players, needs about 50.00 core-hours more)" in spent.line
 
 
 def test_atlas_rows_read_anytime_valid_intervals_wider_than_fixed_sample_ones():
