@@ -141,6 +141,10 @@ def race(cands: list[dict[str, Any]], max_games: int) -> tuple[dict[str, int], b
     return {c["cell"]: min(2 * c["games"], max_games) for c in alive if c["games"] < max_games}, False
 
 
+#: A candidate's place in the race, in words.
+RACE_WORDS = {"in": "still in the race", "out (worse)": "out of the race (shown farther from fair)"}
+
+
 def _points(c: dict[str, Any]) -> str:
     return f"{pts(c['advantage'])} points [{pts(c['lo'])}, {pts(c['hi'])}]"
 
@@ -152,9 +156,9 @@ def _official_words(
     the deals both played (an anytime-valid interval: the race looks after every round)."""
     official, paired = study.official, study.pair_seats
     if official is None:
-        return "the study names no official setting (study key official); "
+        return "the study file names no official setting; "
     o = next(c for c in cands if c["cell"] == official)
-    said = f"official {o['label']}: {_points(o)}, {o['status']}; "
+    said = f"official {o['label']}: {_points(o)}, {RACE_WORDS[o['status']]}; "
     if best["cell"] == official:
         return said + "it is the fairest; "
     unit = "deal_index" if paired else "game_index"
@@ -164,11 +168,21 @@ def _official_words(
     ]
     both = per[0].join(per[1], on="unit", suffix="_b")
     d = confidence_sequence((both["value_b"] - both["value"]).to_numpy())
-    closer = abs(best["advantage"]) < abs(o["advantage"])
     return said + (
         f"the fairest minus the official, over the {d.n_units:,} {unit.split('_')[0]}s both played: "
-        f"{pts(d.estimate)} points [{pts(d.lo)}, {pts(d.hi)}]{' (closer to fair)' if closer else ''}; "
+        f"{pts(d.estimate)} points [{pts(d.lo)}, {pts(d.hi)}]{_closer_words(d.lo, d.hi, best, o)}; "
     )
+
+
+def _closer_words(lo: float, hi: float, best: dict[str, Any], official: dict[str, Any]) -> str:
+    """Whether the difference (fairest minus official, interval ``[lo, hi]``) shows the fairest
+    closer to fair: only when the interval excludes 0 on the side that moves the official towards
+    0; an interval holding 0 says the difference is not shown."""
+    if lo <= 0 <= hi:
+        return " (it holds 0: the fairest is not shown closer to fair than the official)"
+    towards = (lo > 0) == (official["advantage"] < 0)
+    closer = abs(best["advantage"]) < abs(official["advantage"])
+    return " (closer to fair)" if towards and closer else ""
 
 
 def _line(

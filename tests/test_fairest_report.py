@@ -71,3 +71,16 @@ def test_fairest_sweep_line_is_the_typed_claim(tmp_path):
     # The 0.5 setting lies within ±20 points: the claim says so from the played cell, not the line.
     assert "Fair within ±20 points where played" in line
     assert "never fair" not in line
+
+
+def test_the_official_setting_is_closer_to_fair_only_where_the_paired_difference_shows_it():
+    """alhambra-dirk-fairest printed "+0.7 points [−0.4, +1.7] (closer to fair)": an interval that
+    holds 0 does not show the fairest closer; one that excludes 0 on the side towards 0 does."""
+    from analysis.fairest import RACE_WORDS, _closer_words
+
+    official, best = {"advantage": -0.016}, {"advantage": -0.010}
+    assert "not shown closer" in _closer_words(-0.004, 0.017, best, official)
+    assert _closer_words(0.002, 0.011, best, official) == " (closer to fair)"
+    assert _closer_words(-0.011, -0.002, best, official) == ""  # moves the official away from 0
+    assert _closer_words(-0.011, -0.002, {"advantage": 0.010}, {"advantage": 0.016}) == " (closer to fair)"
+    assert set(RACE_WORDS) == {"in", "out (worse)"}
