@@ -140,8 +140,12 @@ def _against(s: StudyAnalysis, best: CellInfo, other: CellInfo) -> tuple[str, st
     played (:mod:`analysis.stats.compare`)."""
     a_best, a_other = s.advantage_row(best.id)["advantage"], s.advantage_row(other.id)["advantage"]
     comp = _comparison(s, best.id, other.id)
-    if a_best * a_other < 0:
-        return "opposite", f"{other.name} ({pts(a_other)} points) errs the other way"
+    r_other = s.advantage_row(other.id)
+    other_side = r_other["lo"] > 0 if a_best < 0 else r_other["hi"] < 0  # its interval excludes 0
+    if a_best * a_other < 0:  # the other side of fair by its estimate
+        if other_side:
+            return "opposite", f"{other.name} ({_adv_ci(r_other)}) errs the other way"
+        return "tied", f"{other.name} ({_adv_ci(r_other)}: the other side of fair by its estimate only)"
     if comp is None:
         return "tied", f"{other.name} ({pts(a_other)} points; not compared)"
     words = f"{other.name} ({pts(a_other)}; difference {_difference(comp, best.id)})"
@@ -164,7 +168,7 @@ def _closest(s: StudyAnalysis, cells: list[CellInfo], titled: bool) -> Finding:
         if other.id != best.id:
             kind, words = _against(s, best, other)
             kinds[kind].append(words)
-    sentence = f"{best.name} is closest to fair: start-player advantage {_adv_ci(r)}."
+    sentence = f"{best.name} is closest to fair by its estimate: start-player advantage {_adv_ci(r)}."
     if s.anytime_valid:  # raced: fixed-sample differences do not hold under its looks; the race does
         sentence += " The race below compares the settings, each over every look it made."
     else:

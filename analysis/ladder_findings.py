@@ -138,8 +138,9 @@ def _subject(m: LadderMetric, a: float, b: float) -> str:
 
 
 def movement(m: LadderMetric, lower: LadderPoint, upper: LadderPoint) -> str:
-    """``the start player's disadvantage shrinks as the agents get stronger: −18.0 points at
-    mcts:iters=30, −5.0 points at mcts:iters=1000``."""
+    """``the start player's disadvantage shrinks from mcts:iters=30 to mcts:iters=1000: −18.0 points
+    at mcts:iters=30, −5.0 points at mcts:iters=1000``: what the two rungs show, never a trend over
+    the rungs between (the rungs' trend has its own sentence)."""
     a, b = lower.estimate, upper.estimate
     if m.reference is not None:
         ra, rb = a - m.reference, b - m.reference
@@ -151,7 +152,7 @@ def movement(m: LadderMetric, lower: LadderPoint, upper: LadderPoint) -> str:
     else:
         verb = "rises" if b > a else "falls"
     return (
-        f"{_subject(m, a, b)} {verb} as the agents get stronger: {value(m, a)} at {lower.agent}, "
+        f"{_subject(m, a, b)} {verb} from {lower.agent} to {upper.agent}: {value(m, a)} at {lower.agent}, "
         f"{value(m, b)} at {upper.agent}"
     )
 

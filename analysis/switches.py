@@ -36,7 +36,7 @@ from .content import Block, Finding, Interval, Section, Table, Text
 from .estimator import start_outcome
 from .model import CellInfo, StudyAnalysis
 from .stats.intervals import ALPHA, Estimate, mean_ci, unit_means
-from .stats.practical import classify
+from .stats.practical import MIN_VERDICT_DEALS, classify
 from .words import pts, pts_ci
 
 __all__ = ["MOVES", "switch_changes", "switch_findings", "switch_sections"]
@@ -121,7 +121,9 @@ def switch_changes(s: StudyAnalysis) -> pl.DataFrame:
     recs: list[dict[str, Any]] = []
     for base, cell, (option, value) in found:
         est, p = _paired_change(s, base.id, cell.id, ALPHA / family)
-        finding = classify(est.lo, est.hi, s.threshold)
+        # fewer deals than every verdict needs: not settled, however narrow (one minimum everywhere)
+        few = est.n_units < MIN_VERDICT_DEALS
+        finding = "unsettled" if few else classify(est.lo, est.hi, s.threshold)
         recs.append(
             {
                 "n_players": base.n_players,

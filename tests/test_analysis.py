@@ -361,7 +361,14 @@ def test_closest_to_fair_cites_the_differences_with_their_intervals():
     # each difference is the other setting minus the closest, with its interval (paired, simultaneous)
     assert "closer to fair than official (−1.6; difference −1.2 points [−2.2, −0.2])" in text
     assert "Bonferroni p" not in text and "paired by deal" in text
-    assert "other (+0.6 points) errs the other way" in text
+    assert "other (+0.6 points (95% CI +0.1 to +1.1)) errs the other way" in text
+    assert text.startswith("money_3 is closest to fair by its estimate")
+    # the other side of fair by its estimate only (its interval holds 0): never "errs the other way"
+    wide = pl.when(pl.col("cell") == "d").then(-0.004).otherwise(pl.col("lo"))
+    s.advantage = s.advantage.with_columns(lo=wide)
+    again = next(f for f in verdict(s) if f.title.startswith("Variant closest to fair")).sentence
+    assert "errs the other way" not in again
+    assert "other (+0.6 points (95% CI −0.4 to +1.1): the other side of fair by its estimate only)" in again
     # three ways against the threshold: within, beyond, undetermined (never "not fair" unshown)
     assert "Fair within ±1 point (interval inside the band): money_3 (−0.4 points" in text
     assert "Beyond ±1 point (interval wholly outside the band): official (−1.6 points" in text

@@ -151,7 +151,9 @@ def test_top_two_rungs_apart_are_still_moving_and_the_sentence_says_which_way():
     m = _metric([_pt("mcts:iters=30", -0.18, 0.02), _pt("mcts:iters=1000", -0.05, 0.02)])
     assert m.verdict is not None and m.verdict.status == "moving"
     text = convergence_sentence(m)
-    assert text.startswith("Still moving: the start player's disadvantage shrinks as the agents get stronger")
+    said = "Still moving: the start player's disadvantage shrinks from mcts:iters=30 to mcts:iters=1000"
+    assert text.startswith(said)
+    assert "as the agents get stronger" not in text  # two rungs show a step, not a trend over the ladder
     assert "−18.0 points at mcts:iters=30" in text and "−5.0 points at mcts:iters=1000" in text
     assert "not converged" in text
     grows = _metric([_pt("a", 0.02, 0.01), _pt("b", 0.10, 0.01)])
@@ -159,7 +161,7 @@ def test_top_two_rungs_apart_are_still_moving_and_the_sentence_says_which_way():
     flips = _metric([_pt("a", -0.08, 0.01), _pt("b", 0.06, 0.01)])
     assert "the start-player advantage changes sign" in convergence_sentence(flips)
     falls = _metric([_pt("a", 0.005, 0.01), _pt("b", -0.25, 0.01)])  # from fair within ±1 to -25
-    assert "the start-player advantage falls as the agents get stronger" in convergence_sentence(falls)
+    assert "the start-player advantage falls from a to b" in convergence_sentence(falls)
 
 
 def test_wide_intervals_are_not_settled_and_say_how_many_units_would_settle_it():

@@ -101,3 +101,13 @@ def test_a_games_expert_finding_names_the_variants_of_a_search_rung(tmp_path):
     (expert,) = [f for f in analysis.verdict(s) if f.title == "Expert level"]
     for name in ("defaults", "stone_turns_last_turn"):
         assert f"2 players, {name} " in expert.sentence, "each cell of the strongest line-up by its variant"
+
+
+def test_a_switch_on_fewer_deals_than_every_verdict_needs_is_not_settled(tmp_path):
+    """taluva-switches read 'within ±1 point' from 10 deals whose result never changed: under the
+    20-deal minimum the change is not settled, however narrow its interval."""
+    cells = [_cell("p3-defaults", games=30), _cell("p3-draw", {"draw": "all_or_none"}, games=30)]
+    run = write_run(tmp_path / "run", name="titania-switch-few", game="titania", pair_seats=True, cells=cells)
+    row = switch_changes(analysis.analyse(run)).row(0, named=True)
+    assert row["units"] == 10 and row["diff"] == 0.0 and row["hi"] == 0.0
+    assert row["finding"] == "unsettled" and row["moves"] == "undetermined"

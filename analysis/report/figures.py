@@ -205,7 +205,8 @@ def differences_plot(s: StudyAnalysis) -> DotPlot | None:
     return DotPlot(
         "differences",
         "Differences in the start player's win rate between cells",
-        f"{confirmed} of {c.height} differences are confirmed after Bonferroni correction; {matters} of them "
+        f"{confirmed} of {c.height} differences are shown (their interval excludes 0) after Bonferroni "
+        f"correction; {matters} of them "
         "lie "
         f"wholly outside the {threshold_words(s.threshold)} band.",
         "difference b − a, points of win rate (simultaneous 95% CI)",
@@ -214,7 +215,7 @@ def differences_plot(s: StudyAnalysis) -> DotPlot | None:
         reference_label="no difference",
         band=_band(s),
         percent=True,
-        hollow_label="not confirmed after Bonferroni correction",
+        hollow_label="not shown after Bonferroni correction (the interval holds 0)",
     )
 
 

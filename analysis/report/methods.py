@@ -163,9 +163,10 @@ LADDER_GLOSSARY = (
     ),
     (
         "not settled",
-        "the data do not decide yet, and more games are needed: an interval that neither lies within the "
-        "threshold nor excludes the value in question (no difference, the fair share); for a ladder's "
-        "number, neither converged nor shown to move",
+        "the data do not decide the question asked yet, and more games are needed: for a cell's verdict, "
+        "an interval that neither lies within the threshold nor excludes the value in question (no "
+        "difference, the fair share); for a fix (is the game fair with it?), an interval neither within "
+        "the threshold nor wholly beyond it; for a ladder's number, neither converged nor shown to move",
     ),
     (
         "expert limit",

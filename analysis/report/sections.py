@@ -127,7 +127,7 @@ def comparisons(doc: Doc, s: StudyAnalysis) -> None:
     doc.para(
         f"Differences are b − a, with simultaneous 95% intervals over the {family} comparisons of the "
         f"study (Bonferroni: each at {100 * (1 - 0.05 / max(family, 1)):.2f}%), read with "
-        "Bonferroni-adjusted p-values, so a difference is confirmed exactly when its interval excludes 0"
+        "Bonferroni-adjusted p-values, so a difference is shown exactly when its interval excludes 0"
         + (
             f"; {c.height - family} comparisons with no variation in either cell (e.g. every game the "
             "same length) are exact and left out of the family"
