@@ -29,7 +29,9 @@ import hashlib
 import io
 import json
 import os
-from collections.abc import Iterable
+import signal
+import threading
+from collections.abc import Iterable, Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -121,6 +123,21 @@ def encode(table: pa.Table, identity: dict[str, object], *, compact: bool = Fals
     return buf.getvalue()
 
 
+@contextlib.contextmanager
+def _stops_held() -> Iterator[None]:
+    """Holds SIGINT and SIGTERM on the main thread (where Python runs their handlers) until the block
+    ends; a stop that arrives meanwhile is delivered right after. Elsewhere, or without
+    ``pthread_sigmask``, a no-op."""
+    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
 def write_batch(
     out: Path,
     study_hash: str,
@@ -152,8 +169,9 @@ def write_batch(
         out.mkdir(parents=True, exist_ok=True)
         dfd = open_dir(out, [kind, f"{CELL_PREFIX}{cell_id}"], create=True)
         write_new(dfd, tmp, data)
-        append_line(ledger_path(out, kind), json.dumps(asdict(record), sort_keys=True))
-        os.replace(tmp, final.name, src_dir_fd=dfd, dst_dir_fd=dfd)
+        with _stops_held():  # a stop between the record and the rename would leave a record without its file
+            append_line(ledger_path(out, kind), json.dumps(asdict(record), sort_keys=True))
+            os.replace(tmp, final.name, src_dir_fd=dfd, dst_dir_fd=dfd)
         os.fsync(dfd)
     except BaseException as exc:  # a failed write, or a stop (Ctrl-C, SIGTERM): no file left half-written
         if dfd >= 0:

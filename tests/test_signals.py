@@ -144,3 +144,37 @@ def test_a_stop_at_any_moment_is_exit_130_and_one_line(tmp_path, moment, sig, gr
     assert rc == 130 and said == [STOPPED], (rc, run.lines)
     assert_no_ray_left(run.tag)
     assert_nothing_half_written(run.out)
+
+
+def test_a_stop_between_the_record_and_the_rename_waits_for_the_rename(tmp_path, monkeypatch):
+    """A SIGTERM that lands after a batch's record is written and before its file is renamed into
+    place (once seen in CI: the record's file 'missing') is held until the rename is done: the stop
+    still happens, and the record and its file agree."""
+    import pyarrow as pa
+
+    import rust_core
+    from rundir import batches
+
+    class Stop(Exception):
+        pass
+
+    def stop(signum, frame):
+        raise Stop
+
+    real = batches.append_line
+
+    def record_then_stop(*args, **kwargs):
+        real(*args, **kwargs)
+        os.kill(os.getpid(), signal.SIGTERM)
+
+    table = pa.Table.from_batches([rust_core.simulate("coin", {}, ["random", "random"], 1, 0, 2)])
+    monkeypatch.setattr(batches, "append_line", record_then_stop)
+    previous = signal.signal(signal.SIGTERM, stop)
+    try:
+        with pytest.raises(Stop):
+            batches.write_batch(tmp_path, "h" * 64, "c", 0, 2, 2, table)
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    assert batches.part_path(tmp_path, "c", 0, 2, batches.DATA).exists()
+    ledger = batches.ledger_path(tmp_path, batches.DATA).read_text().splitlines()
+    assert len(ledger) == 1 and '"cell": "c"' in ledger[0]
