@@ -266,10 +266,10 @@ def _comparisons(
     start-player win rate as the study's estimator reads it."""
     cells = list(study.cells)
     names = {c.id: c.name for c in cell_infos(cells)}
-    start = start_metric()
+    metrics = METRICS
     if study.estimator == CORRECTED:
         start = start_metric(partial(start_outcome, study), "start-player win rate, luck-corrected")
-    metrics = tuple(start if m.name == "start_advantage" else m for m in METRICS)
+        metrics = tuple(start if m.name == "start_advantage" else m for m in metrics)
     metrics = tuple(m for m in metrics if game.score_in_points or m.name != "margin")
     comparisons = compare_cells(
         rows,

@@ -286,9 +286,9 @@ def _engine(engine: EngineSpec) -> str:
 
 
 def _source_key(source: str) -> str:
-    """Where the threshold came from, as the study spells it (Provenance only)."""
-    keys = {"default": "default", "given": "given for this report"}
-    return keys.get(source, "study setting practical_threshold")
+    """Where the threshold came from, as the analysis records it (Provenance only): ``default``,
+    ``study setting practical_threshold``, or ``given for this report``."""
+    return "given for this report" if source == "given" else source
 
 
 def provenance(doc: Doc, s: StudyAnalysis) -> None:
