@@ -40,7 +40,7 @@ from .stats.practical import MIN_VERDICT_DEALS
 from .stats.seats import seat_win_sequences, start_advantage_sequence
 from .strength import Z95
 from .study import analyse
-from .words import pct, pts
+from .words import around, pct, pts, pts_span
 
 __all__ = [
     "GameAtlas",
@@ -364,7 +364,7 @@ def share_digits(lo: float, hi: float, fair: float, *, from_fair: bool = False) 
 def cell_words(r: AtlasRow) -> str:
     """The number of a row: the advantage (2 players) or every seat's share (3+)."""
     if r.n_players == 2:
-        return f"{pts(r.advantage)} points [{pts(r.lo)}, {pts(r.hi)}]"
+        return f"{pts(r.advantage)} points {pts_span(r.lo, r.hi, around(r.threshold))}"
     f = 1 / r.n_players
 
     def seat(x: SeatShare) -> str:

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from .stats.practical import classify, direction
-from .words import MINUS, signed
+from .words import MINUS, around, pts_span, signed
 
 __all__ = [
     "LACK_OF_FIT_ALPHA",
@@ -121,8 +121,9 @@ def band_words(t: float) -> str:
     return f"±{threshold_points(t)}"
 
 
-def _pts(i: Interval) -> str:
-    return f"{signed(100 * i.value)} points [{signed(100 * i.lo)}, {signed(100 * i.hi)}]"
+def _pts(i: Interval, t: float | None = None) -> str:
+    """``+2.1 points [+0.3, +3.9]``, the ends on their side of 0 (and of ±t, when given)."""
+    return f"{signed(100 * i.value)} points {pts_span(i.lo, i.hi, (0.0,) if t is None else around(t))}"
 
 
 @dataclass(frozen=True)
@@ -260,7 +261,7 @@ def fix_sentence(c: FixClaim) -> str:
     rule, band, estimate = _rule(c), band_words(c.threshold), _estimate(c)
     none = rule == "no handicap"
     under = "without one" if none else f"with {rule}"
-    predicted = f"{under} the scores predict a start-player advantage of {_pts(c.predicted)}"
+    predicted = f"{under} the scores predict a start-player advantage of {_pts(c.predicted, c.threshold)}"
     if status == "predicted fair":
         return f"{_give(c)}: {estimate}; {predicted}, {_within(c, played=False)}."
     if status == "predicted not fair":
@@ -288,7 +289,8 @@ def _played_sentence(c: FixClaim, status: FixStatus) -> str:
     none = rule == "no handicap"
     where = f" in the {c.played_in} study" if c.played_in else ""
     how = ("without one" if none else f"with {rule}") + where
-    played = f"played {how} ({c.played_deals:,} deals), the start player's advantage is {_pts(c.played)}"
+    advantage = _pts(c.played, c.threshold)
+    played = f"played {how} ({c.played_deals:,} deals), the start player's advantage is {advantage}"
     if status == "confirmed":
         return f"{_give(c)}: {played}, {_within(c, played=True)}."
     if status == "refuted":
@@ -368,7 +370,7 @@ def sweep_sentence(c: SweepClaim) -> str:
     band = band_words(c.threshold)
     if status == "fair where played":
         fair = [(x, a) for x, a in c.cells if a.within(c.threshold)]
-        where = "; ".join(f"{c.option} = {x:g}: {_pts(a)}" for x, a in fair)
+        where = "; ".join(f"{c.option} = {x:g}: {_pts(a, c.threshold)}" for x, a in fair)
         return f"Fair within {band} where played ({c.subject}): {where}."
     if status == "fair on the fitted line":
         cr = c.crossing
@@ -456,7 +458,7 @@ def _expert_caveat(c: SkillClaim) -> str:
 def _levels_words(c: SkillClaim) -> str:
     """Each level, weakest first: ``greedy +23.9 points [+22.8, +24.9], start player ahead``."""
     said = [
-        f"{name} {_pts(i)}, {_direction_words(d, c.threshold)}"
+        f"{name} {_pts(i, c.threshold)}, {_direction_words(d, c.threshold)}"
         for (name, i), d in zip(c.levels, c.directions(), strict=True)
     ]
     return "; ".join(said) + f" ({c.intervals})"

@@ -32,13 +32,15 @@ class Interval:
     """An estimate with its 95% interval, for a table cell.
 
     ``kind``: ``number`` (``digits`` decimals), ``percent`` (a share, shown as %) or ``points``
-    (a difference of shares, shown signed in points of win rate)."""
+    (a difference of shares, shown signed in points of win rate; its ends keep more decimals where
+    rounding would put one on or across a mark it excludes: 0 and the ``marks`` given)."""
 
     estimate: float
     lo: float
     hi: float
     digits: int = 3
     kind: Literal["number", "percent", "points"] = "number"
+    marks: tuple[float, ...] = (0.0,)
 
 
 @dataclass(frozen=True)

@@ -46,7 +46,7 @@ from .stats.intervals import unit_means
 from .stats.practical import classify
 from .stats.seats import start_advantage_sequence
 from .stats.sequential import confidence_sequence
-from .words import pts
+from .words import pts, pts_span
 
 __all__ = ["FairestStep", "fairest_round", "fairest_rounds", "race_again", "sequence_n_opt"]
 
@@ -146,7 +146,7 @@ RACE_WORDS = {"in": "still in the race", "out (worse)": "out of the race (shown 
 
 
 def _points(c: dict[str, Any]) -> str:
-    return f"{pts(c['advantage'])} points [{pts(c['lo'])}, {pts(c['hi'])}]"
+    return f"{pts(c['advantage'])} points {pts_span(c['lo'], c['hi'])}"
 
 
 def _official_words(
@@ -170,7 +170,7 @@ def _official_words(
     d = confidence_sequence((both["value_b"] - both["value"]).to_numpy())
     return said + (
         f"the fairest minus the official, over the {d.n_units:,} {unit.split('_')[0]}s both played: "
-        f"{pts(d.estimate)} points [{pts(d.lo)}, {pts(d.hi)}]{_closer_words(d.lo, d.hi, best, o)}; "
+        f"{pts(d.estimate)} points {pts_span(d.lo, d.hi)}{_closer_words(d.lo, d.hi, best, o)}; "
     )
 
 
@@ -193,12 +193,9 @@ def _line(
 ) -> str:
     alive = sorted((c for c in cands if c["status"] == "in"), key=lambda c: (c["far"], c["near"]))
     best = alive[0]
-    lead = (
-        official
-        + f"fairest: {best['label']} {pts(best['advantage'])} points [{pts(best['lo'])}, {pts(best['hi'])}]"
-    )
+    lead = official + f"fairest: {best['label']} {_points(best)}"
     others = (
-        f"{len(alive) - 1} other setting(s) not shown worse"
+        f"{len(alive) - 1} other setting{'' if len(alive) == 2 else 's'} not shown worse"
         if len(alive) > 1
         else "every other setting shown worse"
     )

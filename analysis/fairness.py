@@ -192,6 +192,13 @@ def _played_elsewhere(s: StudyAnalysis, fix: CellFix, whole: list[int]) -> CellF
     )
 
 
+def _held(cell: CellInfo, option: str) -> list[str]:
+    """The other options a sweep of ``option`` holds fixed, ``dirk_tiles = 2`` (a handicap only when
+    one is given), so that sweeps of one option at different settings of another are told apart."""
+    rest = json.loads(_rest_key(cell, option))[2]
+    return [f"{k} = {json.dumps(v)}" for k, v in sorted(rest.items())]
+
+
 def _raw(cell: CellInfo, option: str) -> Any:
     """The option's value in ``cell`` (no handicap: zeros)."""
     return handicap_of(cell) if option == HANDICAP else cell.variant.get(option)
@@ -261,7 +268,7 @@ def sweeps_of(
             xv, yv, cluster = fit_rows(both, paired=paired)
             n = members[0][0].n_players
             fit = crossing(xv, yv, cluster, 1 / n)
-            label = f"{n} players, {members[0][0].lineup}"
+            label = ", ".join([f"{n} players", members[0][0].lineup, *_held(members[0][0], option)])
             name = _sweep_name(option, [_raw(c, option) for c in group])
             found.append(Sweep(name, label, tuple((c.id, x) for c, x in members), fit))
     return found

@@ -46,7 +46,7 @@ from .model import CellInfo, StudyAnalysis
 from .skill import PLAIN_AGENTS
 from .stats.practical import MIN_VERDICT_DEALS
 from .switches import switch_findings
-from .words import pct, pts, pts_ci
+from .words import around, edge_digits, pct, pts, pts_ci, pts_span
 
 __all__ = ["scope", "skill_claim", "threshold_words", "verdict"]
 
@@ -77,22 +77,23 @@ def _tail(r: dict[str, Any], t: float) -> str:
     }[r["finding"]]
 
 
-def _adv_ci(r: dict[str, Any]) -> str:
-    """A row's start-player advantage with its interval, named a confidence sequence where it is one."""
-    text = pts_ci(r["advantage"], r["lo"], r["hi"])
+def _adv_ci(r: dict[str, Any], t: float) -> str:
+    """A row's start-player advantage with its interval (its ends on their side of 0 and ±t), named a
+    confidence sequence where it is one."""
+    text = pts_ci(r["advantage"], r["lo"], r["hi"], marks=around(t))
     return text.replace("95% CI", "95% confidence sequence") if r.get("anytime_valid") else text
 
 
 def start_player(s: StudyAnalysis, c: CellInfo) -> Finding:
     """The start-player sentence of one cell."""
     r = s.advantage_row(c.id)
-    fair = r["fair"]
+    fair, d = r["fair"], edge_digits(r["lo"], r["hi"], around(s.threshold))
     several = len({x.lineup for x in s.balance}) > 1
     sentence = (
         (f"With {c.lineup} self-play, the" if several and " vs " not in c.lineup else "The")
         + f" start player wins {pct(r['win_rate'])} of {c.n_players}-player games "
         + ("(95% confidence sequence " if r.get("anytime_valid") else "(95% CI ")
-        + f"{100 * (r['lo'] + fair):.1f}–{100 * (r['hi'] + fair):.1f}%; fair is {pct(fair)}): "
+        + f"{100 * (r['lo'] + fair):.{d}f}–{100 * (r['hi'] + fair):.{d}f}%; fair is {pct(fair)}): "
         + _tail(r, s.threshold)
     )
     return Finding(c.name, sentence, (c.id,))
@@ -144,8 +145,11 @@ def _against(s: StudyAnalysis, best: CellInfo, other: CellInfo) -> tuple[str, st
     other_side = r_other["lo"] > 0 if a_best < 0 else r_other["hi"] < 0  # its interval excludes 0
     if a_best * a_other < 0:  # the other side of fair by its estimate
         if other_side:
-            return "opposite", f"{other.name} ({_adv_ci(r_other)}) errs the other way"
-        return "tied", f"{other.name} ({_adv_ci(r_other)}: the other side of fair by its estimate only)"
+            return "opposite", f"{other.name} ({_adv_ci(r_other, s.threshold)}) errs the other way"
+        return (
+            "tied",
+            f"{other.name} ({_adv_ci(r_other, s.threshold)}: the other side of fair by its estimate only)",
+        )
     if comp is None:
         return "tied", f"{other.name} ({pts(a_other)} points; not compared)"
     words = f"{other.name} ({pts(a_other)}; difference {_difference(comp, best.id)})"
@@ -156,7 +160,7 @@ def _difference(comp: dict[str, Any], base: str) -> str:
     """A comparison's difference (the other cell minus ``base``) with its interval, in points."""
     sign = 1.0 if comp["cell_a"] == base else -1.0  # the table holds b − a
     diff, lo, hi = (sign * comp[k] for k in ("diff", "lo", "hi"))
-    return f"{pts(diff)} points [{pts(min(lo, hi))}, {pts(max(lo, hi))}]"
+    return f"{pts(diff)} points {pts_span(min(lo, hi), max(lo, hi))}"
 
 
 def _closest(s: StudyAnalysis, cells: list[CellInfo], titled: bool) -> Finding:
@@ -168,7 +172,9 @@ def _closest(s: StudyAnalysis, cells: list[CellInfo], titled: bool) -> Finding:
         if other.id != best.id:
             kind, words = _against(s, best, other)
             kinds[kind].append(words)
-    sentence = f"{best.name} is closest to fair by its estimate: start-player advantage {_adv_ci(r)}."
+    sentence = (
+        f"{best.name} is closest to fair by its estimate: start-player advantage {_adv_ci(r, s.threshold)}."
+    )
     if s.anytime_valid:  # raced: fixed-sample differences do not hold under its looks; the race does
         sentence += " The race below compares the settings, each over every look it made."
     else:
@@ -214,7 +220,7 @@ def three_way(s: StudyAnalysis, cells: list[CellInfo]) -> str:
     groups: dict[str, list[str]] = {"within": [], "beyond": [], "undetermined": []}
     for c in cells:
         r = s.advantage_row(c.id)
-        groups[_THREE_WAY[r["finding"]]].append(f"{c.name} ({_adv_ci(r)})")
+        groups[_THREE_WAY[r["finding"]]].append(f"{c.name} ({_adv_ci(r, s.threshold)})")
     words = {
         "within": f"Fair within {band} (interval inside the band)",
         "beyond": f"Beyond {band} (interval wholly outside the band)",

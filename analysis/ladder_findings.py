@@ -16,7 +16,7 @@ from .content import Finding
 from .model import StudyAnalysis
 from .skill import Convergence, LadderMetric, LadderPoint, fitted
 from .strength import Z95
-from .words import pct, pts, signed
+from .words import pct, pts, pts_span, signed
 
 __all__ = [
     "ci_label",
@@ -234,7 +234,7 @@ def saturation_words(s: StudyAnalysis, m: LadderMetric) -> str:
             f" It is the top of the ladder but measurably weaker than {p.agent} ({signed(g, 0)} Elo "
             f"[{signed(g - Z95 * se, 0)}, {signed(g + Z95 * se, 0)}]): its number describes weaker play; "
             f"at {p.agent}, the ladder's strongest rung measured, it is {pts(p.estimate)} points "
-            f"[{pts(p.lo)}, {pts(p.hi)}]."
+            f"{pts_span(p.lo, p.hi)}."
         )
     for p, g, se in gaps:
         if g - Z95 * se <= 0:

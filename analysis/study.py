@@ -35,7 +35,7 @@ from .stats.seats import (
     start_advantage,
     start_advantage_sequence,
 )
-from .words import pts
+from .words import around, pts, pts_span
 
 __all__ = ["StudyAnalysis", "analyse", "capped_games", "practical_threshold"]
 
@@ -115,7 +115,8 @@ def _unsettled_warning(
     need = units_to_settle(a.estimate, a.halfwidth, a.n_units, threshold)
     band = band_words(threshold)
     return (
-        f"{label}: the start-player advantage {pts(a.estimate)} points [{pts(a.lo)}, {pts(a.hi)}] "
+        f"{label}: the start-player advantage {pts(a.estimate)} points "
+        f"{pts_span(a.lo, a.hi, around(threshold))} "
         f"({a.n_units:,} {unit}) is not settled: its interval holds 0 and reaches beyond {band}. About "
         f"{need:,} {unit} in all would settle it if the estimate holds (the interval narrows as one over "
         f"the square root of the {unit})."

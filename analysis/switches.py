@@ -37,7 +37,7 @@ from .estimator import start_outcome
 from .model import CellInfo, StudyAnalysis
 from .stats.intervals import ALPHA, Estimate, mean_ci, unit_means
 from .stats.practical import MIN_VERDICT_DEALS, classify
-from .words import pts, pts_ci
+from .words import around, pts, pts_ci
 
 __all__ = ["MOVES", "switch_changes", "switch_findings", "switch_sections"]
 
@@ -148,12 +148,12 @@ def switch_changes(s: StudyAnalysis) -> pl.DataFrame:
     return frame.sort(["n_players", "agents", "_size"], descending=[False, False, True]).drop("_size")
 
 
-def _change(r: dict[str, Any], unit: str) -> str:
+def _change(r: dict[str, Any], unit: str, t: float) -> str:
     """A change in words; with no variation at all, no unit's start-player result changed (how
     far that goes depends on how many units were played: it says how many)."""
     if r["diff"] == r["lo"] == r["hi"] == 0:
         return f"0.0 points: the start-player result changed in none of {r['units']:,} {unit}"
-    return str(pts_ci(r["diff"], r["lo"], r["hi"]))
+    return str(pts_ci(r["diff"], r["lo"], r["hi"], marks=around(t)))
 
 
 def switch_findings(s: StudyAnalysis) -> list[Finding]:
@@ -173,7 +173,10 @@ def switch_findings(s: StudyAnalysis) -> list[Finding]:
         parts = []
         for kind, label in words.items():
             hit = g.filter(pl.col("moves") == kind)
-            items = [f"{r['option']} = {r['value']} ({_change(r, unit)})" for r in hit.iter_rows(named=True)]
+            items = [
+                f"{r['option']} = {r['value']} ({_change(r, unit, s.threshold)})"
+                for r in hit.iter_rows(named=True)
+            ]
             if items:
                 parts.append(f"{label}: {'; '.join(items)}.")
         base = g.row(0, named=True)

@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import math
 
-__all__ = ["MINUS", "interval", "is_missing", "p_value", "pct", "pct_ci", "pts", "pts_ci", "signed", "span"]
+__all__ = [
+    "MINUS", "around", "edge_digits", "interval", "is_missing", "p_value", "pct", "pct_ci", "pts", "pts_ci",
+    "pts_span", "signed", "span",
+]  # fmt: skip
 
 MINUS = "\u2212"
 
@@ -44,11 +47,42 @@ def pct_ci(est: float, lo: float, hi: float, digits: int = 1) -> str:
     return f"{pct(est, digits)} (95% CI {100 * lo:.{digits}f}–{100 * hi:.{digits}f}%)"
 
 
-def pts_ci(est: float, lo: float, hi: float, digits: int = 1) -> str:
-    """``−1.6 points (95% CI −2.1 to −1.1)``."""
+def edge_digits(
+    lo: float, hi: float, marks: tuple[float, ...] = (0.0,), digits: int = 1, scale: float = 100.0
+) -> int:
+    """Decimals an interval's ends keep (at least ``digits``): more where rounding would put an end
+    on or across a mark (0, a threshold ±t) that the interval excludes, so that ``[−8.43, −0.01]``
+    never prints as ``[−8.4, 0.0]`` beside "excludes 0"."""
+    if is_missing(lo, hi):
+        return digits
+
+    def keeps(d: int) -> bool:
+        return all(
+            (lo <= m or round(scale * lo, d) > round(scale * m, 9))
+            and (hi >= m or round(scale * hi, d) < round(scale * m, 9))
+            for m in marks
+        )
+
+    return next((d for d in range(digits, digits + 4) if keeps(d)), digits + 4)
+
+
+def around(t: float) -> tuple[float, float, float]:
+    """The marks a verdict against a threshold reads an interval at: 0 and ±t."""
+    return (0.0, t, -t)
+
+
+def pts_span(lo: float, hi: float, marks: tuple[float, ...] = (0.0,), digits: int = 1) -> str:
+    """``[−2.1, −1.1]`` in points, each end on the side of every mark it is on (:func:`edge_digits`)."""
+    d = edge_digits(lo, hi, marks, digits)
+    return f"[{pts(lo, d)}, {pts(hi, d)}]"
+
+
+def pts_ci(est: float, lo: float, hi: float, digits: int = 1, marks: tuple[float, ...] = (0.0,)) -> str:
+    """``−1.6 points (95% CI −2.1 to −1.1)``; the ends as :func:`pts_span` keeps them."""
     if is_missing(est, lo, hi):
         return "n/a"
-    return f"{pts(est, digits)} points (95% CI {pts(lo, digits)} to {pts(hi, digits)})"
+    d = edge_digits(lo, hi, marks, digits)
+    return f"{pts(est, digits)} points (95% CI {pts(lo, d)} to {pts(hi, d)})"
 
 
 def interval(

@@ -84,3 +84,18 @@ def test_the_official_setting_is_closer_to_fair_only_where_the_paired_difference
     assert _closer_words(-0.011, -0.002, best, official) == ""  # moves the official away from 0
     assert _closer_words(-0.011, -0.002, {"advantage": 0.010}, {"advantage": 0.016}) == " (closer to fair)"
     assert set(RACE_WORDS) == {"in", "out (worse)"}
+
+
+def test_sweeps_of_one_option_name_the_options_they_hold(tmp_path):
+    """alhambra-dirk-fairest printed four "Sweep of money_copies (2 players, greedy; …)" lines that
+    differ only in dirk_tiles, which none named: each sweep names the options it holds fixed."""
+    from analysis.fairness import sweeps_of
+
+    cells = [
+        {"id": f"c{k}{j}", "label": f"first={v}, tie={t}", "agents": ["random", "random"],
+         "variant": {"first": v, "tie": t}, "games": 40}
+        for k, v in enumerate((0.3, 0.4, 0.5)) for j, t in enumerate((0.0, 0.2))
+    ]  # fmt: skip
+    s = analyse(write_run(tmp_path / "run", name="coin-grid", game="coin", pair_seats=True, cells=cells))
+    labels = sorted(w.label for w in sweeps_of(s.balance, s.rows, paired=True) if w.option == "first")
+    assert labels == ["2 players, random, tie = 0.0", "2 players, random, tie = 0.2"]

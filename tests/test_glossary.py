@@ -39,6 +39,14 @@ TECHNICAL = (
     "seat",
     "fair share",
     "start-player advantage",
+    "p-value",
+    "Wilson",
+    "Student-t",
+    "Welch",
+    "GLM",
+    "Wald test",
+    "Fieller",
+    "simultaneous",
 )
 
 

@@ -17,7 +17,7 @@ from ..datafiles import DataFile
 from ..model import StudyAnalysis
 from ..stats.intervals import ALPHA
 from ..stats.seats import seat_figures
-from ..words import pts_ci
+from ..words import around, pts_ci
 from . import GameSection
 
 __all__ = ["BUILTIN_TILES", "SECTION", "SEAT_METRICS", "seat_metrics", "tile_sets"]
@@ -94,7 +94,7 @@ def _strongest(s: StudyAnalysis) -> str:
     for c in sorted(cells, key=lambda c: c.n_players):
         r = s.advantage_row(c.id)
         where = f"{c.n_players} players" + (f", {c.variant_name}" if several else "")
-        bits.append(f"{where} {pts_ci(r['advantage'], r['lo'], r['hi'])}")
+        bits.append(f"{where} {pts_ci(r['advantage'], r['lo'], r['hi'], marks=around(s.threshold))}")
     return (
         f"With the strongest agents of this study ({top.lineup} self-play) the start-player advantage is "
         + "; ".join(bits)

@@ -29,7 +29,7 @@ from matplotlib.patches import Patch, Rectangle
 from ..agents import describe
 from ..atlas import AtlasRow, GameAtlas, SeatShare, cell_words, game_atlas, points_words, share_digits
 from ..stats.practical import MIN_VERDICT_DEALS
-from ..words import pts, signed
+from ..words import around, pts, pts_span, signed
 from .doc import Doc
 from .methods import glossary_table, terms_used
 from .style import OKABE_ITO
@@ -97,7 +97,7 @@ def _number(r: AtlasRow, words: bool = False) -> str:
     distance from its fair share (3+), with its 95% interval; ``words``: with its unit."""
     unit = " points" if words else ""
     if r.n_players == 2:
-        return f"{pts(r.advantage)}{unit} [{pts(r.lo)}, {pts(r.hi)}]"
+        return f"{pts(r.advantage)}{unit} {pts_span(r.lo, r.hi, around(r.threshold))}"
     x = farthest_seat(r)
     if x is None:
         return "no seat shares"

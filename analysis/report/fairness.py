@@ -9,7 +9,7 @@ from ..fairest import fairest_rounds, race_again
 from ..fairness import CellFix, Sweep, cell_fixes, fix_claim, subject, sweep_claim, sweeps, unmeasured_claims
 from ..model import StudyAnalysis
 from ..skill import PLAIN_AGENTS
-from ..words import pts, signed
+from ..words import around, pts, pts_span, signed
 from .doc import Doc
 
 __all__ = ["fairness_findings", "fairness_section"]
@@ -54,14 +54,14 @@ def _fix_row(s: StudyAnalysis, f: CellFix) -> list[object]:
             where = f"in {f.confirm_report}"
         else:
             where = "this cell" if f.confirm_cell == f.cell.id else s.short(f.confirm_cell)
-        played = f"{where}: {_points(*f.confirm_advantage)}"
+        played = f"{where}: {_points(*f.confirm_advantage, s.threshold)}"
     source = f.cell.name if not f.step else f"{f.cell.name} (re-estimate {f.step})"
-    predicted = _points(f.predicted, f.predicted_lo, f.predicted_hi)
+    predicted = _points(f.predicted, f.predicted_lo, f.predicted_hi, s.threshold)
     return [source, _seat_words(f), _rule_words(f.comp.whole()), predicted, played, fix_status(claim)]
 
 
-def _points(a: float, lo: float, hi: float) -> str:
-    return f"{pts(a)} [{pts(lo)}, {pts(hi)}]"
+def _points(a: float, lo: float, hi: float, t: float = 0.0) -> str:
+    return f"{pts(a)} {pts_span(lo, hi, around(t))}"
 
 
 def _fairest(doc: Doc, s: StudyAnalysis) -> None:
@@ -76,7 +76,7 @@ def _fairest(doc: Doc, s: StudyAnalysis) -> None:
         "interval of the best."
     )
     rows = [
-        [c["label"], f"{c['games']:,}", _points(c["advantage"], c["lo"], c["hi"]), c["status"],
+        [c["label"], f"{c['games']:,}", _points(c["advantage"], c["lo"], c["hi"], s.threshold), c["status"],
          f"{c['turns']:.1f}", f"{100 * c['ties']:.1f}", f"{c['spread']:.1f}"]
         for c in cands
     ]  # fmt: skip

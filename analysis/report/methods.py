@@ -90,8 +90,8 @@ def methods(doc: Doc, s: StudyAnalysis) -> None:
     )
     for name, evaluation in s.manifest.engine.evaluations.items():
         doc.para(
-            f"Learned evaluation of {name} (xmcts): {evaluation}. Cells of another variant or player "
-            "count are played with the same weights."
+            f"Learned evaluation of {name} (xmcts): {_fitted_words(evaluation)}. Cells of another variant "
+            "or player count are played with the same weights."
         )
 
 
@@ -107,8 +107,9 @@ GLOSSARY = (
     ("rules out", "a value outside the 95% interval is incompatible with the data"),
     ("p (Bonferroni)", "a p-value multiplied by the number of comparisons in the family (capped at 1)"),
     (
-        "simultaneous 95% CI",
-        "intervals that hold their true values all together in 95% of studies (Bonferroni: each at 95%/m)",
+        "simultaneous",
+        "of 95% intervals: holding their true values all together in 95% of studies (Bonferroni: each at "
+        "95%/m)",
     ),
     ("measurably different", "the interval excludes 'no difference'"),
     ("matters", "the whole interval lies beyond the practical threshold"),
@@ -232,6 +233,29 @@ METHOD_GLOSSARY = (
         "core-hours",
         "computing time: one hour of one processor core (4 cores for half an hour is 2 core-hours)",
     ),
+    ("p-value", "how often a difference at least this large would be seen by chance if there were none"),
+    (
+        "Wilson",
+        "the Wilson score interval of a share: unlike the plain ± 1.96 standard errors it stays inside "
+        "0–100% and keeps its 95% near the ends",
+    ),
+    ("Student-t", "the interval of a mean from its standard error, widened for the number of units"),
+    (
+        "Welch",
+        "Welch's t-test: two means compared without assuming their spreads are equal, for cells that "
+        "share no deals",
+    ),
+    (
+        "GLM",
+        "generalised linear model; here a straight line fitted to every game's result (Gaussian: least "
+        "squares), its errors clustered by deal",
+    ),
+    ("Wald test", "a test of a fitted model's coefficients from their estimates and standard errors"),
+    (
+        "Fieller",
+        "Fieller's interval for where a fitted line crosses a value (a ratio of two estimates); it may be "
+        "unbounded when the slope is near 0",
+    ),
 )
 
 #: Other words by which a page uses a term (each also counts in the plural).
@@ -269,6 +293,11 @@ def glossary(doc: Doc, s: StudyAnalysis) -> None:
     the page's text uses them (so "Elo" is defined on every page that says it), then the game's own."""
     used = terms_used("\n".join(doc.md), (*LADDER_GLOSSARY, *CLAIM_GLOSSARY, *METHOD_GLOSSARY))
     glossary_table(doc, [*GLOSSARY, *used, *section(s.game).glossary])
+
+
+def _fitted_words(evaluation: str) -> str:
+    """A learned evaluation as recorded, its variant in words (``variant {}``: the engine defaults)."""
+    return evaluation.replace("variant {}", "the engine's default rules (no variant option set)")
 
 
 def _options(variant: dict[str, object]) -> str:

@@ -9,7 +9,7 @@ from ..findings import verdict
 from ..games import section
 from ..model import StudyAnalysis
 from ..stats.practical import SHORT
-from ..words import p_value
+from ..words import around, p_value
 from . import figures
 from .doc import Doc
 
@@ -20,8 +20,9 @@ def _pct(r: dict[str, object], est: str, lo: str, hi: str, shift: float = 0.0) -
     return Interval(float(r[est]) + shift, float(r[lo]) + shift, float(r[hi]) + shift, 1, "percent")  # type: ignore[arg-type]
 
 
-def _pts(r: dict[str, object], est: str, lo: str, hi: str) -> Interval:
-    return Interval(float(r[est]), float(r[lo]), float(r[hi]), 1, "points")  # type: ignore[arg-type]
+def _pts(r: dict[str, object], est: str, lo: str, hi: str, t: float = 0.0) -> Interval:
+    """Points with their interval, its ends on their side of 0 and of ±``t``."""
+    return Interval(float(r[est]), float(r[lo]), float(r[hi]), 1, "points", around(t))  # type: ignore[arg-type]
 
 
 def advantage(doc: Doc, s: StudyAnalysis) -> None:
@@ -39,7 +40,7 @@ def advantage(doc: Doc, s: StudyAnalysis) -> None:
                 f"{r['units']:,}",
                 _pct(r, "advantage", "lo", "hi", r["fair"]),
                 f"{100 * r['fair']:.1f}",
-                _pts(r, "advantage", "lo", "hi"),
+                _pts(r, "advantage", "lo", "hi", s.threshold),
                 p_value(r["equal_seats_p"]),
                 SHORT[r["finding"]],
             ]

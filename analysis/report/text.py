@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..content import Code, Interval, TableCell
-from ..words import MINUS, interval
+from ..words import MINUS, edge_digits, interval, pts
 
 __all__ = ["cell_text"]
 
@@ -14,7 +14,10 @@ def cell_text(v: TableCell) -> str:
         if v.kind == "percent":
             return interval(v.estimate, v.lo, v.hi, v.digits, scale=100)
         if v.kind == "points":
-            return interval(v.estimate, v.lo, v.hi, v.digits, scale=100, sign=True)
+            if v.estimate != v.estimate or v.lo != v.lo or v.hi != v.hi:
+                return "n/a"
+            d = edge_digits(v.lo, v.hi, (0.0, *v.marks), v.digits)
+            return f"{pts(v.estimate, v.digits)} [{pts(v.lo, d)}, {pts(v.hi, d)}]"
         return interval(v.estimate, v.lo, v.hi, v.digits).replace("-", MINUS)
     if isinstance(v, Code):
         return v.text

@@ -1,0 +1,34 @@
+"""An interval's printed ends stay on their side of 0 and of ±t (issue 51): an interval that
+excludes 0 never prints an end of ``0.0``, one wholly beyond +1 point never prints ``+1.0``."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from analysis.words import MINUS, around, pts_ci, pts_span
+
+
+def _ends(span: str) -> tuple[float, float]:
+    lo, hi = span.strip("[]").replace(MINUS, "-").split(", ")
+    return float(lo), float(hi)
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.floats(-0.3, 0.3), st.floats(0, 0.3), st.sampled_from([0.01, 0.02, 0.025, 0.03, 0.05]))
+def test_printed_ends_keep_their_side_of_every_mark(lo: float, width: float, t: float) -> None:
+    hi = lo + width
+    shown_lo, shown_hi = _ends(pts_span(lo, hi, around(t)))
+    for m in around(t):  # an end within 1e-6 of a mark may print on it (four more digits at most)
+        if lo > m + 1e-6:
+            assert shown_lo > 100 * m + 1e-9, (lo, hi, m, shown_lo)
+        if hi < m - 1e-6:
+            assert shown_hi < 100 * m - 1e-9, (lo, hi, m, shown_hi)
+
+
+def test_ends_take_digits_only_where_rounding_would_cross():
+    assert pts_span(-0.0843, -0.0001) == f"[{MINUS}8.43, {MINUS}0.01]"
+    assert pts_span(-0.021, -0.011, around(0.01)) == f"[{MINUS}2.1, {MINUS}1.1]"
+    assert pts_span(0.0102, 0.02, around(0.01)) == "[+1.02, +2.00]"
+    assert pts_span(0.0096, 0.02, around(0.01)) == "[+1.0, +2.0]"  # holds +1: no digit needed
+    assert pts_ci(0.01, 0.0004, 0.02).endswith("(95% CI +0.04 to +2.00)")
