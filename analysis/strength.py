@@ -47,6 +47,7 @@ from .agents import iterations as _iters
 from .agents import ladder_key
 from .load import open_run
 from .stats.intervals import clustered_wilson, unit_col
+from .words import MINUS
 
 __all__ = [
     "ELO_PER_LOGIT",
@@ -353,40 +354,48 @@ def _gains(ratings: pl.DataFrame, cov: np.ndarray, agents: list[str]) -> tuple[p
 
 
 def _saturation(mcts_steps: list[dict[str, Any]], diff: Callable[[str, str], tuple[float, ...]]) -> str:
-    """The saturation statement over consecutive MCTS steps; ``diff(lower, upper)`` gives
-    (gain, low, high) in Elo between any two rungs."""
+    """Where strength stops rising, in words no stronger than the gains: ``diff(lower, upper)`` gives
+    (gain, low, high) in Elo between any two rungs. A gain is *shown* when its 95% interval lies above
+    0; a step that is not shown is never called a plateau by itself (a gain up to its interval's top
+    is not ruled out), and a higher rung shown stronger makes it an under-powered step."""
     mcts_rungs = [r["from"] for r in mcts_steps] + [mcts_steps[-1]["to"]]
+    top = mcts_rungs[-1]
     first = next((r for r in mcts_steps if not r["significant"]), None)
     if first is None:
-        top = mcts_steps[-1]
+        last = mcts_steps[-1]
         return (
-            f"Every MCTS rung is significantly stronger than the one below, up to {top['to']} "
-            f"({top['gain']:+.0f} Elo [{top['lo']:+.0f}, {top['hi']:+.0f}] over {top['from']}): "
-            "no saturation within the ladder."
+            f"Every MCTS rung is shown stronger than the one below (each gain's 95% interval above 0), up "
+            f"to {top} ({_elo(last['gain'], last['lo'], last['hi'])} over {last['from']}): strength still "
+            "rises at the top of the ladder; no plateau within it."
         )
     text = (
-        f"First MCTS step without a significant gain: {first['from']} → {first['to']} "
-        f"({first['gain']:+.0f} Elo [{first['lo']:+.0f}, {first['hi']:+.0f}]), so by the next-rung rule "
-        f"strength saturates at {first['from']}."
+        f"The step {first['from']} → {first['to']} is not shown to gain "
+        f"({_elo(first['gain'], first['lo'], first['hi'])}: the interval reaches 0)"
     )
-    # a plateau also needs that no higher rung is significantly stronger than the saturation rung
+    # a plateau also needs that no higher rung is shown stronger than the rung below the step
     plateau = next(
         (k for k in mcts_rungs if all(diff(k, u)[1] <= 0 for u in mcts_rungs[mcts_rungs.index(k) + 1 :])),
-        mcts_rungs[-1],
+        top,
     )
+    g, lo, hi = diff(first["from"], top)
     if plateau == first["from"]:
-        return text + f" No higher rung is significantly stronger than {first['from']} (at this sample size)."
-    g, lo, hi = diff(first["from"], mcts_rungs[-1])
-    text += (
-        f" But {mcts_rungs[-1]} is significantly stronger than {first['from']} ({g:+.0f} Elo "
-        f"[{lo:+.0f}, {hi:+.0f}]): that step is under-powered, not a plateau. "
-    )
-    text += (
-        f"No rung above {plateau} is significantly stronger than it"
-        if plateau != mcts_rungs[-1]
+        return text + (
+            f", and no higher rung is shown stronger than {first['from']} ({top}: {_elo(g, lo, hi)}). "
+            f"Strength may level off at {first['from']}, but a gain of up to {hi:.0f} Elo is not ruled "
+            "out at this sample size."
+        )
+    text += f", but {top} is shown stronger than {first['from']} ({_elo(g, lo, hi)}): that step is "
+    text += "under-powered, not a plateau. " + (
+        f"No rung above {plateau} is shown stronger than it"
+        if plateau != top
         else "Strength still rises up to the top rung"
     )
-    return text + " at this sample size; more games are needed to locate saturation."
+    return text + " at this sample size; more games are needed to locate where strength levels off."
+
+
+def _elo(gain: float, lo: float, hi: float) -> str:
+    """``+147 Elo [+53, +240]`` with true minus signs."""
+    return f"{gain:+.0f} Elo [{lo:+.0f}, {hi:+.0f}]".replace("-", MINUS)
 
 
 #: A row's game, deal and player (the unit and the seat a result is read by).
@@ -449,7 +458,7 @@ def analyse_strength(*run_dirs: pathlib.Path | str, anchor: str | None = None) -
 
 def _ci(est: float, lo: float, hi: float, digits: int = 3, signed: bool = False) -> str:
     fmt = f"{{:{'+' if signed else ''}.{digits}f}}"
-    return f"{fmt.format(est)} [{fmt.format(lo)}, {fmt.format(hi)}]"
+    return f"{fmt.format(est)} [{fmt.format(lo)}, {fmt.format(hi)}]".replace("-", MINUS)
 
 
 def format_strength(st: StrengthAnalysis) -> str:
@@ -495,5 +504,9 @@ def _terms(anchor: str) -> tuple[tuple[str, str], ...]:
             "a strength scale from head-to-head games: 400 Elo more means winning about 91% of games "
             f"(10 to 1 odds); fitted here (Bradley–Terry) from every pairing above, {anchor} at 0",
         ),
-        ("Elo gain", "the Elo of a rung minus the rung below; one-sided p tests that it is above 0"),
+        (
+            "Elo gain",
+            "the Elo of a rung minus the rung below; one-sided p tests that it is above 0, and a gain is "
+            "shown when its 95% interval lies above 0 (one-sided p below 0.025)",
+        ),
     )
