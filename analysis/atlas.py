@@ -351,7 +351,9 @@ def _shown(v: float, fair: float, d: int, from_fair: bool) -> float:
 def share_digits(lo: float, hi: float, fair: float, *, from_fair: bool = False) -> int:
     """Decimals (in points) an interval of a share keeps: none (one when narrow), more where
     rounding would put an end on or across the fair share that the interval excludes
-    (``from_fair``: the ends are printed as distances from the fair share)."""
+    (``from_fair``: the ends are printed as distances from the fair share). Unlike
+    :func:`analysis.words.edge_digits`, which reads a mark exactly, the ends are compared with the
+    fair share *as printed* beside them (``17%`` for 1/6)."""
     base = 1 if hi - lo < 0.05 else 0
     for d in range(base, 4):
         above = lo <= fair or _shown(lo, fair, d, from_fair) > 0
