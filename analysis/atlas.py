@@ -343,24 +343,33 @@ def game_atlas(run_dir: pathlib.Path | str, cost: Mapping[str, float] | None = N
     )
 
 
-def _shown(v: float, fair: float, d: int, from_fair: bool) -> float:
-    """``v`` as printed with ``d`` decimals, less the fair share as printed (or its distance)."""
-    return round(100 * (v - fair), d) if from_fair else round(100 * v, d) - round(100 * fair, d)
+def _side(x: float) -> int:
+    """−1, 0 or +1: below, on (within 1e-9) or above."""
+    return (x > 1e-9) - (x < -1e-9)
 
 
-def share_digits(lo: float, hi: float, fair: float, *, from_fair: bool = False) -> int:
-    """Decimals (in points) an interval of a share keeps: none (one when narrow), more where
-    rounding would put an end on or across the fair share that the interval excludes
-    (``from_fair``: the ends are printed as distances from the fair share). Unlike
-    :func:`analysis.words.edge_digits`, which reads a mark exactly, the ends are compared with the
-    fair share *as printed* beside them (``17%`` for 1/6)."""
+def share_digits(lo: float, hi: float, fair: float, t: float, *, from_fair: bool = False) -> int:
+    """Decimals (in points) an interval of a share keeps: none (one when narrow), more until each
+    printed end lies strictly on the same side of every mark (the fair share and the threshold
+    marks fair ± ``t``) as the true end, equal to a mark only when the end is on it, so that an
+    end 0.73 points above the share never prints as ``+1`` beside ±1 point (``from_fair``: the ends
+    are printed as distances from the fair share). Unlike :func:`analysis.words.edge_digits`, which
+    reads a mark exactly, the share columns' ends are compared with the marks *as printed* (the
+    fair share ``17%`` for 1/6, and that ± ``t``)."""
     base = 1 if hi - lo < 0.05 else 0
-    for d in range(base, 4):
-        above = lo <= fair or _shown(lo, fair, d, from_fair) > 0
-        below = hi >= fair or _shown(hi, fair, d, from_fair) < 0
-        if above and below:
-            return d
-    return 4
+    steps = (0.0, 100 * t, -100 * t)
+
+    def keeps(d: int) -> bool:
+        shown = [round(100 * (v - fair), d) if from_fair else round(100 * v, d) for v in (lo, hi)]
+        centre = 0.0 if from_fair else round(100 * fair, d)
+        return all(
+            _side(p - centre - k) == _side(100 * (v - fair) - k)
+            for v, p in zip((lo, hi), shown, strict=True)
+            for k in steps
+            if math.isfinite(v)
+        )
+
+    return next((d for d in range(base, base + 4) if keeps(d)), base + 4)
 
 
 def cell_words(r: AtlasRow) -> str:
@@ -370,7 +379,7 @@ def cell_words(r: AtlasRow) -> str:
     f = 1 / r.n_players
 
     def seat(x: SeatShare) -> str:
-        d = share_digits(x.lo, x.hi, f)
+        d = share_digits(x.lo, x.hi, f, r.threshold)
         return f"{x.seat}: {pct(x.share, 0)} [{100 * x.lo:.{d}f}, {100 * x.hi:.{d}f}]"
 
     return " · ".join(seat(x) for x in r.seats)

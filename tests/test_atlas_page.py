@@ -13,8 +13,17 @@ from matplotlib.colors import to_hex
 from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 
-from analysis.atlas import MIN_VERDICT_DEALS, AtlasRow, GameAtlas, SeatShare, seat_verdict, two_player_verdict
+from analysis.atlas import (
+    MIN_VERDICT_DEALS,
+    AtlasRow,
+    GameAtlas,
+    SeatShare,
+    cell_words,
+    seat_verdict,
+    two_player_verdict,
+)
 from analysis.report.atlas import KIND_COLOURS, farthest_seat, game_sentence, row_phrase, verdict_grid
+from analysis.words import signed
 
 T = 0.01
 FAIR_CLAIM = re.compile(r"\bfair\b(?! share)")  # "fair" as a verdict, not the fair share 1/n
@@ -144,7 +153,7 @@ def test_the_grid_cells_give_the_numbers_and_the_rows_name_the_rung():
     rows = [r for g in _games() for r in g.rows]
     assert sum(t.startswith("not settled") for t in texts) == sum(r.kind == "unsettled" for r in rows)
     three = next(t for t in texts if "80 deals" in t)
-    assert "favours seat 1\nseat 1: +9.7 [+1, +19]" in three  # 43% [34, 52] against 1/3
+    assert "favours seat 1\nseat 1: +9.7 [+0.7, +18.7]" in three  # 43% [34, 52]: 34 is inside 1/3 + 1
     labels = [t.get_text() for t in ax.get_yticklabels()]
     assert labels == ["Alhambra\nxmcts:iters=300", "Hiroba\nmcts:iters=1000"]
     assert verdict_grid([]) is None
@@ -163,7 +172,7 @@ def test_each_sentence_names_its_rung_and_claims_no_more_than_the_verdicts():
     assert a.startswith(
         "Alhambra (xmcts:iters=300): 2 players favours seat 2, by more than 1 point "
         "(\u22124.1 points [\u22126.9, \u22121.3], 1,024 deals); 3 players favours seat 1, seat 2 below its "
-        "fair share (seat 1 +9.7 points [+1, +19] from 1/3, 80 deals)"
+        "fair share (seat 1 +9.7 points [+0.7, +18.7] from 1/3, 80 deals)"
     )
     assert "4 and 5 players not settled (9–48 deals)" in a
     assert "6 players fair within ±1 point for every seat (seat 1 0.0 points [\u22120.5, +0.5] from 1/6" in a
@@ -228,22 +237,56 @@ def test_the_page_opens_with_the_rungs_the_grid_and_the_sentences_before_the_tab
     assert md.index("atlas_verdicts.png") < md.index("- Hiroba (mcts:iters=1000):") < md.index("| game |")
 
 
-@given(lo=st.floats(0.0, 0.95), width=st.floats(0.0001, 0.6), n=st.integers(3, 6), near=st.booleans())
-def test_a_printed_share_interval_excludes_the_fair_share_whenever_the_interval_does(lo, width, n, near):
+def _on_its_side(printed: str, mark: float, true: float) -> bool:
+    """A printed end (points) lies strictly on the true end's side of a mark, on it only when it is."""
+
+    def side(x: float) -> int:
+        return (x > 1e-9) - (x < -1e-9)
+
+    return side(float(printed.replace("\u2212", "-")) - mark) == side(true)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    lo=st.floats(0.0, 0.95),
+    width=st.floats(0.0001, 0.6),
+    n=st.integers(3, 6),
+    t=st.sampled_from([0.01, 0.025, 0.05]),
+    near=st.sampled_from([None, 0, 1, -1]),
+    off=st.floats(1e-4, 0.02),
+    below=st.booleans(),
+    end=st.booleans(),
+)
+def test_a_printed_share_interval_end_is_on_its_side_of_the_fair_share_and_the_threshold_marks(
+    lo, width, n, t, near, off, below, end
+):
+    """An end 0.73 points above the share printed as "+1" beside ±1 point reads "at least 1 point":
+    each printed end is strictly on the true end's side of the fair share and of
+    fair ± t (as printed beside it), equal to one only when it is on it."""
     from analysis.atlas import share_digits
 
     fair = 1 / n
-    lo = (
-        fair + 1e-4 + lo / 50 if near else lo
-    )  # just above the fair share (≥ 0.01 points): rounding would reach it
-    hi = min(lo + width, 1.0)
+    if near is not None:  # an end ≥ 0.01 points beside a mark: rounding would reach it
+        x = fair + near * t + (-off if below else off)
+        lo, hi = (x - width, x) if end else (x, x + width)
+    else:
+        hi = lo + width
+    lo, hi = max(lo, 0.0), min(hi, 1.0)
     for from_fair in (False, True):
-        d = share_digits(lo, hi, fair, from_fair=from_fair)
-        if from_fair:  # "seat 4: −5.6 [−11, 0]" for an interval below the share would read as touching it
-            ends = (round(100 * (lo - fair), d), round(100 * (hi - fair), d))
-            assert (lo <= fair or ends[0] > 0) and (hi >= fair or ends[1] < 0)
-        else:  # "[25, 31]" for an interval above a fair 25
-            ends = (round(100 * lo, d), round(100 * hi, d))
-            assert (lo <= fair or ends[0] > round(100 * fair, d)) and (
-                hi >= fair or ends[1] < round(100 * fair, d)
-            )
+        d = share_digits(lo, hi, fair, t, from_fair=from_fair)
+        for v in (lo, hi):
+            for k in (0, 1, -1):
+                if from_fair:  # "seat 1: +4.4 [+0.7, +8]" against 0 and ±t
+                    printed, mark = signed(100 * (v - fair), d), 100 * k * t
+                else:  # "36% [33.4, 39]" against a fair 33.3 and 33.3 ± 1 (the fair share as printed)
+                    printed, mark = f"{100 * v:.{d}f}", round(100 * fair, d) + 100 * k * t
+                assert _on_its_side(printed, mark, 100 * (v - fair - k * t)), (printed, mark, from_fair)
+
+
+def test_an_end_inside_the_band_never_prints_on_its_mark():
+    """Taluva 3 players: seat 1's lower end 0.73 points above 1/3 printed as "+1" beside ±1 point."""
+    r = _row("taluva", "mcts:iters=100", 3, 900, (0.0, 0.0, 0.0), _seats(
+        (1 / 3 + 0.044, 1 / 3 + 0.0073, 1 / 3 + 0.081), (0.31, 0.26, 0.36), (0.3, 0.25, 0.35)
+    ))  # fmt: skip
+    assert "seat 1 +4.4 points [+0.7, +8.1] from 1/3" in row_phrase(r)
+    assert "1: 38% [34.1, 41.4]" in cell_words(r)

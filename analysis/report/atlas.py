@@ -102,7 +102,7 @@ def _number(r: AtlasRow, words: bool = False) -> str:
     if x is None:
         return "no seat shares"
     f = 1 / r.n_players
-    digits = share_digits(x.lo, x.hi, f, from_fair=True)
+    digits = share_digits(x.lo, x.hi, f, r.threshold, from_fair=True)
     lo, hi = (signed(100 * (v - f), digits) if math.isfinite(v) else "n/a" for v in (x.lo, x.hi))
     if words:
         return f"seat {x.seat} {pts(x.share - f)} points [{lo}, {hi}] from 1/{r.n_players}"
