@@ -234,6 +234,8 @@ def test_the_page_opens_with_the_rungs_the_grid_and_the_sentences_before_the_tab
     assert "alhambra xmcts:iters=300 (+250 Elo); hiroba mcts:iters=1000 (+250 Elo)" in html[lead:grid]
     assert (tmp_path / "page" / "figures" / "atlas_verdicts.png").exists()
     md = (tmp_path / "page" / "report.md").read_text()
+    # a confidence sequence on 7 deals is 3.3 times as wide as the fixed-sample interval, not 1.5
+    assert "(about 1.5 times as wide as a fixed-sample interval with many deals, wider with few" in md
     assert md.index("atlas_verdicts.png") < md.index("- Hiroba (mcts:iters=1000):") < md.index("| game |")
 
 
