@@ -239,6 +239,39 @@ def test_the_page_opens_with_the_rungs_the_grid_and_the_sentences_before_the_tab
     assert md.index("atlas_verdicts.png") < md.index("- Hiroba (mcts:iters=1000):") < md.index("| game |")
 
 
+def test_each_game_page_says_its_intervals_are_fixed_sample_and_the_atlas_gives_the_verdicts(
+    tmp_path, monkeypatch
+):
+    """Taluva 2p read [+2.3, +6.7] on its own page, [+1.1, +7.9] on the atlas: the game pages ignore
+    the precision rounds' looks, and say so at the top, once, however often the atlas is re-rendered."""
+    import analysis.report.atlas as page
+
+    games = {g.game: g for g in _games()}
+    for g in games.values():
+        g.rungs = ["greedy", "mcts:iters=100"]
+    monkeypatch.setattr(page, "game_atlas", lambda d, cost=None: games[d.name])
+    out = tmp_path / "page"
+    (out / "alhambra").mkdir(parents=True)  # hiroba's page not written (a data folder): nothing to mark
+    (out / "alhambra" / "index.html").write_text(
+        '<body>\n<h1>balancelab report: atlas-alhambra</h1>\n<p class="subtitle">Atlas</p>\n'
+        '<section id="verdict" class="verdict"><h2>Verdict</h2></section>\n</body>\n'
+    )
+    (out / "alhambra" / "report.md").write_text(
+        "# balancelab report: atlas-alhambra\n\nAtlas\n\n\n## Verdict\n"
+    )
+    for _ in range(2):
+        page.write_atlas({name: tmp_path / "runs" / name for name in games}, out)
+    html = (out / "alhambra" / "index.html").read_text()
+    md = (out / "alhambra" / "report.md").read_text()
+    said = "intervals are fixed-sample and only describe"
+    assert html.count(said) == 1 and md.count(said) == 1
+    assert html.index("Atlas</p>") < html.index(said) < html.index('<section id="verdict"')
+    assert '<a href="../index.html">the atlas page</a>' in html
+    assert md.index("\nAtlas\n") < md.index(said) < md.index("## Verdict")
+    assert "The verdicts are the atlas page's, read from anytime-valid intervals.\n\n" in md
+    assert not (out / "hiroba").exists()
+
+
 def _on_its_side(printed: str, mark: float, true: float) -> bool:
     """A printed end (points) lies strictly on the true end's side of a mark, on it only when it is."""
 

@@ -39,6 +39,7 @@ __all__ = [
     "atlas_figure",
     "farthest_seat",
     "game_sentence",
+    "mark_game_pages",
     "row_phrase",
     "verdict_grid",
     "write_atlas",
@@ -480,6 +481,60 @@ def _provenance(
     doc.table(["game", "study", "games", "git commit of the run", "full report"], rows)
 
 
+#: The sentence at the top of every game's full report beside the atlas page (:func:`mark_game_pages`);
+#: ``{atlas}``: the link to the atlas page.
+GAME_PAGE_NOTE = (
+    "This is one game of the balance atlas ({atlas}). This page's intervals are fixed-sample and only "
+    "describe: the atlas' precision rounds looked at the rows after every round and grew the unsettled "
+    "ones, which a fixed-sample interval does not allow for. The verdicts are the atlas page's, read "
+    "from anytime-valid intervals."
+)
+_NOTE_HTML = '<p class="warning" id="atlas-note">{}</p>'.format(
+    html.escape(GAME_PAGE_NOTE).format(atlas='<a href="../index.html">the atlas page</a>')
+)
+_NOTE_MD = GAME_PAGE_NOTE.format(atlas="[the atlas page](../index.html)")
+
+
+def _put_note(text: str, old: str, before: str, after: str, note: str, sep: str) -> str:
+    """``text`` with its note (the line matching ``old``) replaced, or put before its verdict
+    (``before``), else after its title (``after``), with ``sep`` after it."""
+    if (hit := re.search(old, text, re.M)) is not None:
+        return text[: hit.start()] + note + text[hit.end() :]
+    at = text.find(before)
+    if at < 0:
+        at = text.find(after) + len(after) if after in text else 0
+    return text[:at] + note + sep + text[at:]
+
+
+def mark_game_pages(out: pathlib.Path, games: list[GameAtlas]) -> None:
+    """Puts :data:`GAME_PAGE_NOTE` at the top of each game's full report under ``out/<game>/`` (where
+    written): those pages read the atlas runs as fixed-sample studies (their intervals ignore the
+    precision rounds' looks), and a reader arriving there must know the verdicts are the atlas
+    page's. Idempotent: a note already there is replaced."""
+    for g in games:
+        page, md = out / g.game / "index.html", out / g.game / "report.md"
+        if page.exists():
+            text = _put_note(
+                page.read_text(encoding="utf-8"),
+                r'^<p class="warning" id="atlas-note">.*$',
+                '<section id="verdict"',
+                "</h1>\n",
+                _NOTE_HTML,
+                "\n",
+            )
+            page.write_text(text, encoding="utf-8")
+        if md.exists():
+            text = _put_note(
+                md.read_text(encoding="utf-8"),
+                r"^This is one game of the balance atlas.*$",
+                "## Verdict",
+                "\n\n",
+                _NOTE_MD,
+                "\n\n",
+            )
+            md.write_text(text, encoding="utf-8")
+
+
 def write_atlas(
     run_dirs: Mapping[str, pathlib.Path],
     out: pathlib.Path,
@@ -491,6 +546,7 @@ def write_atlas(
     ``cost``: CPU seconds per game by game and cell id. Returns the ``index.html`` path."""
     out.mkdir(parents=True, exist_ok=True)
     games = [game_atlas(d, (cost or {}).get(game)) for game, d in run_dirs.items()]
+    mark_game_pages(out, games)
     doc = Doc(out, {}, {})
     _lead(doc, games)
     _table(doc, games, out)
