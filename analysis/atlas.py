@@ -47,6 +47,7 @@ __all__ = [
     "AtlasRow",
     "SeatShare",
     "chosen_rung",
+    "few_deals",
     "points_words",
     "game_atlas",
     "seat_verdict",
@@ -259,8 +260,7 @@ def _row(s: StudyAnalysis, n: int, k: int, note: str, cost: Mapping[str, float])
         kind, words = seat_verdict(seats, t)
         intervals = [(x.share - 1 / n, x.lo - 1 / n, x.hi - 1 / n) for x in seats]
     units = int(r["units"])
-    if units < MIN_VERDICT_DEALS and kind != "unsettled":  # too few deals for the intervals' approximation
-        kind, words = "unsettled", f"not settled (only {units} deals; {words} on these)"
+    kind, words = few_deals(kind, words, units)
     need = settle_deals(intervals, units, t) if kind == "unsettled" else None
     if need is not None:
         need = max(need, MIN_VERDICT_DEALS)
@@ -288,6 +288,17 @@ def _row(s: StudyAnalysis, n: int, k: int, note: str, cost: Mapping[str, float])
         need,
         hours,
         _trend_hours(s, m, cost),
+    )
+
+
+def few_deals(kind: str, words: str, units: int) -> tuple[str, str]:
+    """(kind, words) of a row on ``units`` deals: below :data:`MIN_VERDICT_DEALS` (too few for the
+    intervals' approximation) not settled, naming no verdict, as every report words it."""
+    if units >= MIN_VERDICT_DEALS:
+        return kind, words
+    return (
+        "unsettled",
+        f"not settled (only {units} deals, fewer than the {MIN_VERDICT_DEALS} a verdict needs)",
     )
 
 

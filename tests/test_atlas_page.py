@@ -19,6 +19,7 @@ from analysis.atlas import (
     GameAtlas,
     SeatShare,
     cell_words,
+    few_deals,
     seat_verdict,
     two_player_verdict,
 )
@@ -34,8 +35,7 @@ def _row(game: str, rung: str, n: int, deals: int, est: tuple[float, float, floa
         kind, words = two_player_verdict(*est, T)
     else:
         kind, words = seat_verdict(seats, T)
-    if deals < MIN_VERDICT_DEALS and kind != "unsettled":  # as analysis.atlas words a row on a handful
-        kind, words = "unsettled", f"not settled (only {deals} deals; {words} on these)"
+    kind, words = few_deals(kind, words, deals)  # as analysis.atlas words a row on a handful
     return AtlasRow(
         game,
         n,
@@ -157,6 +157,21 @@ def test_the_grid_cells_give_the_numbers_and_the_rows_name_the_rung():
     labels = [t.get_text() for t in ax.get_yticklabels()]
     assert labels == ["Alhambra\nxmcts:iters=300", "Hiroba\nmcts:iters=1000"]
     assert verdict_grid([]) is None
+
+
+@given(n=st.integers(2, 6), deals=st.integers(0, 2 * MIN_VERDICT_DEALS), favours=st.booleans())
+def test_a_row_on_fewer_deals_than_a_verdict_needs_names_no_verdict(n, deals, favours):
+    """A row on 9 deals read "not settled (only 9 deals; favours seat 2 on these)": a verdict on a
+    handful, which no report gives below MIN_VERDICT_DEALS (nor the game pages, analysis.study)."""
+    verdict = ("favours", "favours seat 2") if favours else ("fair", "fair within ±1 point for every seat")
+    kind, words = few_deals(*verdict, deals)
+    if deals < MIN_VERDICT_DEALS:
+        assert (
+            kind == "unsettled"
+            and words == f"not settled (only {deals} deals, fewer than the 20 a verdict needs)"
+        )
+    else:
+        assert (kind, words) == verdict
 
 
 def test_the_farthest_seat_is_the_one_farthest_from_its_fair_share():
