@@ -11,7 +11,11 @@ games played without it) — and only then words, rendered here and nowhere else
   (``confirmed``: within ±t; ``refuted``: wholly beyond ±t; else ``played, not settled``) and a
   refuted handicap is never recommended. Unplayed, "should be fair" is said only when the
   *interval* of the predicted advantage lies within ±t. No handicap is said in points when the
-  game's score is not in points, nor when the run lacks what the recount needs.
+  game's score is not in points, nor when the run lacks what the recount needs. "Give" is said
+  only for 2 players (3+: only the start player's advantage is checked) and never where the game is
+  already fair within ±t without a handicap; every other handicap played for the question (in the
+  reports beside this one) is quoted, judged at this page's threshold; a play by agents that do
+  not read the handicap (greedy, random) is said to be the same games re-scored.
 * :class:`SweepClaim` and :func:`sweep_status` / :func:`sweep_sentence`: a numeric option swept
   over played cells. A played cell within ±t is the answer; a fitted line is read only when its
   slope interval excludes 0 and a lack-of-fit test does not reject it; "never fair" only when every
@@ -39,6 +43,7 @@ __all__ = [
     "LACK_OF_FIT_ALPHA",
     "FixClaim",
     "Interval",
+    "OtherPlay",
     "SkillClaim",
     "SweepClaim",
     "band_words",
@@ -127,6 +132,17 @@ def _pts(i: Interval, t: float | None = None) -> str:
 
 
 @dataclass(frozen=True)
+class OtherPlay:
+    """Another handicap played for a fix's question in a report beside this one: the start
+    player's advantage it played (a share, 95% interval) over ``deals`` deals."""
+
+    handicap: tuple[int, ...]
+    advantage: Interval
+    deals: int
+    report: str
+
+
+@dataclass(frozen=True)
 class FixClaim:
     """A score handicap for one question (a cell: game, player count, line-up) and its evidence.
 
@@ -136,7 +152,10 @@ class FixClaim:
     ``handicap`` had nobody played differently; ``played``: the start player's advantage of the
     cell played with ``handicap`` (``None``: not played). ``score_unit``: ``None`` when the
     game's score is not in points (``score_note`` says why); ``missing``: why the recount could
-    not be made (``None``: it was)."""
+    not be made (``None``: it was). ``base``: the start player's advantage played without a
+    handicap (``None``: not known); ``others``: the other handicaps played for this question in
+    the reports beside this one; ``rescored_by``: the line-up's agents when none of them reads the
+    handicap (``greedy``: a handicapped play is the same games re-scored)."""
 
     subject: str
     handicap: tuple[int, ...]
@@ -151,6 +170,15 @@ class FixClaim:
     score_unit: Literal["points"] | None = "points"
     score_note: str = ""
     missing: str | None = None
+    base: Interval | None = None
+    base_deals: int = 0
+    others: tuple[OtherPlay, ...] = ()
+    rescored_by: str = ""
+
+
+def _refuted_elsewhere(c: FixClaim) -> bool:
+    """Another play of this very handicap lies wholly beyond ±t (plays that disagree settle nothing)."""
+    return any(o.handicap == c.handicap and o.advantage.beyond(c.threshold) for o in c.others)
 
 
 def fix_status(c: FixClaim) -> FixStatus:
@@ -161,7 +189,7 @@ def fix_status(c: FixClaim) -> FixStatus:
         return "not in points"
     if c.played is not None:
         if c.played.within(c.threshold):
-            return "confirmed"
+            return "played, not settled" if _refuted_elsewhere(c) else "confirmed"
         return "refuted" if c.played.beyond(c.threshold) else "played, not settled"
     if c.predicted is None:
         return "not measured"
@@ -186,16 +214,24 @@ def handicap_words(handicap: tuple[int, ...] | list[int]) -> str:
     return "; ".join(f"{seat_name(s)} {signed(p, 0)} point{'' if abs(p) == 1 else 's'}" for s, p in given)
 
 
+def _flat(i: Interval) -> bool:
+    """An interval that prints with no width: the bootstrap gives it no spread (a point is a whole
+    unit of score and the fraction only breaks ties), so it is not shown as an interval."""
+    return signed(i.lo) == signed(i.hi)
+
+
+def _seat_fair(seat: int, f: Interval) -> str:
+    """``the second player +1.4 [+1.3, +1.6]``; a flat interval: the value alone."""
+    return f"{seat_name(seat)} {signed(f.value)}" + ("" if _flat(f) else f" [{signed(f.lo)}, {signed(f.hi)}]")
+
+
 def _fair_at(c: FixClaim) -> str:
     """Each seat's fair handicap with its interval (2 players: a negative one said as points to the
     start player, as :func:`handicap_words` does)."""
     if len(c.fair_at) == 2 and c.fair_at[1].value < 0:
         f = c.fair_at[1]
-        return f"{seat_name(0)} {signed(-f.value)} [{signed(-f.hi)}, {signed(-f.lo)}]"
-    return "; ".join(
-        f"{seat_name(s)} {signed(c.fair_at[s].value)} [{signed(c.fair_at[s].lo)}, {signed(c.fair_at[s].hi)}]"
-        for s in range(1, len(c.fair_at))
-    )
+        return _seat_fair(0, Interval(-f.value, -f.hi, -f.lo))
+    return "; ".join(_seat_fair(s, c.fair_at[s]) for s in range(1, len(c.fair_at)))
 
 
 def _rounds_to_none(c: FixClaim) -> bool:
@@ -203,14 +239,31 @@ def _rounds_to_none(c: FixClaim) -> bool:
     return len(c.fair_at) > 1 and all(math.floor(f.value + 0.5) == 0 for f in c.fair_at[1:])
 
 
+def _ties_to(c: FixClaim) -> str:
+    """The seat a fractional fair handicap favours in ties: the one given the most (start: 0)."""
+    values = [0.0, *(f.value for f in c.fair_at[1:])]
+    return seat_name(max(range(len(values)), key=lambda s: values[s]))
+
+
 def _estimate(c: FixClaim) -> str:
-    """Where the recorded scores put fair; with no handicap, that it rounds to none (when it does)."""
-    rounds = (
-        ", which rounds to no whole-point handicap"
-        if _rule(c) == "no handicap" and _rounds_to_none(c)
+    """Where the recorded scores put fair. A fair handicap that rounds to no whole point is not
+    printed as an interval: a fraction of a point only decides ties, and that tie-break was not
+    played; a seat whose interval has no width is printed without one."""
+    if _rule(c) == "no handicap" and _rounds_to_none(c):
+        if all(f.value == 0 for f in c.fair_at[1:]):
+            return f"the recorded scores put fair at no handicap ({c.deals:,} deals)"
+        return (
+            f"the recorded scores suggest no whole-point handicap ({c.deals:,} deals): the fair handicap "
+            f"they give is a fraction of a point, which only decides ties (a tie-break in {_ties_to(c)}'s "
+            "favour; its effect is not measured)"
+        )
+    flat = any(_flat(f) for f in c.fair_at[1:])
+    note = (
+        " (no interval where the bootstrap gives none: a fraction of a point only decides ties)"
+        if flat
         else ""
     )
-    return f"the recorded scores put fair at {_fair_at(c)} points ({c.deals:,} deals){rounds}"
+    return f"the recorded scores put fair at {_fair_at(c)} points ({c.deals:,} deals){note}"
 
 
 #: 3+ players: a fix reads the start player's advantage only, not every seat's share.
@@ -219,13 +272,55 @@ _OTHERS_PREDICTED = "the other seats' shares were not predicted"
 _NOT_MEASURED_FIX = "Which whole-point handicap would fix it is not measured."
 
 
-def _give(c: FixClaim) -> str:
-    """The head of a fix within the threshold: the rule to give; with no handicap, "no handicap is
-    needed" for 2 players only (3+ players: only the start player's advantage was read)."""
+def _give(c: FixClaim, played: bool) -> str:
+    """The head of a fix within the threshold: the rule to give, for 2 players only; with no
+    handicap, "no handicap is needed". 3+ players: only the start player's advantage was checked,
+    so a handicap is not recommended, only said to bring that advantage within ±t."""
     none = _rule(c) == "no handicap"
-    if len(c.handicap) >= 3 and none:
-        return f"{c.subject} without a handicap"
+    if len(c.handicap) >= 3:
+        if none:
+            return f"{c.subject} without a handicap"
+        verb = "brings" if played else "would bring"
+        band = band_words(c.threshold)
+        return f"A handicap of {_rule(c)} {verb} the start player's advantage in {c.subject} within {band}"
     return "No handicap is needed" if none else f"Give {_rule(c)}"
+
+
+def _verdict(i: Interval, t: float) -> str:
+    """``within ±1 point`` / ``beyond ±1 point`` / ``neither within nor beyond ±1 point``."""
+    band = band_words(t)
+    if i.within(t):
+        return f"within {band}"
+    return f"beyond {band}" if i.beyond(t) else f"neither within nor beyond {band}"
+
+
+def _already(c: FixClaim) -> str | None:
+    """Where the unhandicapped play lies within ±t and the fix names a handicap: already fair
+    without one, and where the handicap would move the advantage (never "give")."""
+    if c.base is None or _rule(c) == "no handicap" or not c.base.within(c.threshold):
+        return None
+    rule, band, t = _rule(c), band_words(c.threshold), c.threshold
+    base = f"played without one ({c.base_deals:,} deals), the start player's advantage is {_pts(c.base, t)}"
+    if len(c.handicap) == 2:
+        head = f"{c.subject} is already fair within {band} without a handicap: {base}"
+    else:
+        head = (
+            f"The start player's advantage in {c.subject} is already within {band} without a handicap: "
+            f"{base}; {_OTHERS_PLAYED}"
+        )
+    if c.played is not None:
+        where = f" in the {c.played_in} study" if c.played_in else ""
+        moved = (
+            f"played with {rule}{where} ({c.played_deals:,} deals), it moves to {_pts(c.played, t)}, "
+            f"{_verdict(c.played, t)}"
+        )
+    else:
+        assert c.predicted is not None
+        moved = (
+            f"with {rule} the scores predict it would move to {_pts(c.predicted, t)}, "
+            f"{_verdict(c.predicted, t)} (a prediction from the scores; not played)"
+        )
+    return f"{head}. {moved[:1].upper()}{moved[1:]}."
 
 
 def _within(c: FixClaim, played: bool) -> str:
@@ -248,13 +343,49 @@ def _within(c: FixClaim, played: bool) -> str:
 
 
 def fix_sentence(c: FixClaim) -> str:
-    """The claim in words; never more than :func:`fix_status` supports."""
+    """The claim in words; never more than :func:`fix_status` supports: the fix, then every other
+    handicap played for the question, then (a line-up that does not read the handicap) that such
+    plays are the same games re-scored."""
     status = fix_status(c)
     if status == "not measured":
         return f"Compensation for {c.subject} not measured: {c.missing or 'no recount was possible'}."
     if status == "not in points":
         why = c.score_note or "its score is not points"
         return f"Compensation for {c.subject} is not given in points: {why}."
+    return " ".join(x for x in (_already(c) or _fix_words(c, status), _others(c), _rescored(c)) if x)
+
+
+def _others(c: FixClaim) -> str:
+    """One clause per other handicap played for the question, judged at this page's threshold."""
+    if not c.others:
+        return ""
+    t = c.threshold
+    said = [
+        f"{handicap_words(o.handicap)} in the {o.report} study ({o.deals:,} deals): {_pts(o.advantage, t)}, "
+        f"{_verdict(o.advantage, t)} ({_reading(o.advantage, t)})"
+        for o in c.others
+    ]
+    return f"Other handicaps played for this question: {'; '.join(said)}."
+
+
+def _reading(i: Interval, t: float) -> str:
+    return "confirmed" if i.within(t) else "refuted" if i.beyond(t) else "not settled"
+
+
+def _rescored(c: FixClaim) -> str:
+    """A line-up that does not read the handicap: its handicapped plays are re-scored games."""
+    plays = c.others or (c.played is not None and _rule(c) != "no handicap")
+    if not c.rescored_by or not plays:
+        return ""
+    who = c.rescored_by[:1].upper() + c.rescored_by[1:]
+    return (
+        f"{who} does not read the handicap, so a handicapped play by it is the same games re-scored: it "
+        "shows the scores, not how players adapt."
+    )
+
+
+def _fix_words(c: FixClaim, status: FixStatus) -> str:
+    """The fix itself in words (the played or the predicted evidence of its own handicap)."""
     if c.played is not None:
         return _played_sentence(c, status)
     assert c.predicted is not None
@@ -263,11 +394,16 @@ def fix_sentence(c: FixClaim) -> str:
     under = "without one" if none else f"with {rule}"
     predicted = f"{under} the scores predict a start-player advantage of {_pts(c.predicted, c.threshold)}"
     if status == "predicted fair":
-        return f"{_give(c)}: {estimate}; {predicted}, {_within(c, played=False)}."
+        if len(c.handicap) >= 3 and not none:
+            return (
+                f"{_give(c, played=False)} (a prediction; {_OTHERS_PREDICTED}): {estimate}; {predicted}, "
+                f"within {band} (not played)."
+            )
+        return f"{_give(c, played=False)}: {estimate}; {predicted}, {_within(c, played=False)}."
     if status == "predicted not fair":
         if none:
             return (
-                f"{c.subject} is predicted not fair without a handicap, and the scores suggest none: "
+                f"{c.subject} is predicted not fair without a handicap: "
                 f"{estimate}; {predicted}, beyond {band} (not played). {_NOT_MEASURED_FIX}"
             )
         return (
@@ -292,15 +428,19 @@ def _played_sentence(c: FixClaim, status: FixStatus) -> str:
     advantage = _pts(c.played, c.threshold)
     played = f"played {how} ({c.played_deals:,} deals), the start player's advantage is {advantage}"
     if status == "confirmed":
-        return f"{_give(c)}: {played}, {_within(c, played=True)}."
+        return f"{_give(c, played=True)}: {played}, {_within(c, played=True)}."
     if status == "refuted":
         if none:
             return (
-                f"{c.subject} is not fair without a handicap, and the scores suggest none: {_estimate(c)}; "
+                f"{c.subject} is not fair without a handicap: {_estimate(c)}; "
                 f"but {played}, beyond {band}. {_NOT_MEASURED_FIX}"
             )
         return f"Do not give {rule}: {_estimate(c)}, but {played}, beyond {band}; play refutes this handicap."
     head = f"Without a handicap {c.subject}" if none else f"{c.subject} with {rule}"
+    if c.played.within(c.threshold):  # within here, refuted by another play of it (quoted after)
+        others = f"; {_OTHERS_PLAYED}" if len(c.handicap) >= 3 else ""
+        disputed = f"within {band}, but another play of it lies beyond {band}{others}"
+        return f"{head} is not settled: {played}, {disputed}."
     return f"{head} is not settled: {played}, neither within nor beyond {band}."
 
 

@@ -8,7 +8,10 @@ prediction (played evidence outranks prediction, on every page). So every report
 and a report written into a folder of reports (e.g. ``reports/<name>/``) reads its siblings'
 records (:func:`read_siblings`), and its fixes take a sibling's played result where their own
 study did not play the handicap (:func:`analysis.fairness.cell_fixes`). Only the start player's
-advantage with its interval travels, read against the reading page's own threshold.
+advantage with its interval travels, read against the reading page's own threshold. Options are
+compared in the engine's normal form (defaults filled in: ``dirk_tiles = [6, 6, "third"]`` given
+explicitly and left out are one question), and a page quotes every handicap a sibling played for its
+question (:func:`played_for`), not only the one its own fix names.
 """
 
 from __future__ import annotations
@@ -16,11 +19,14 @@ from __future__ import annotations
 import json
 import pathlib
 from dataclasses import asdict, dataclass
+from functools import lru_cache
 from typing import Any
+
+import rust_core
 
 from .model import CellInfo, StudyAnalysis, handicap_of
 
-__all__ = ["PLAYED", "Played", "find", "played_cells", "read_siblings", "write_played"]
+__all__ = ["PLAYED", "Played", "find", "played_cells", "played_for", "read_siblings", "write_played"]
 
 #: The file beside a report's pages.
 PLAYED = "played.json"
@@ -49,6 +55,32 @@ def _rest(cell: CellInfo) -> str:
     return json.dumps({k: v for k, v in cell.variant.items() if k != "handicap"}, sort_keys=True)
 
 
+@lru_cache(maxsize=4096)
+def _normal(game: str, n_players: int, rest: str) -> str:
+    """``rest`` (canonical JSON of options without the handicap) in the engine's normal form for
+    ``n_players`` (``rust_core.normalize_variant``: every option at its value, defaults filled in,
+    values that play the same game merged); as given where the engine refuses it (an unknown game,
+    a file option whose file is not here)."""
+    options = json.loads(rest)
+    try:
+        options = rust_core.normalize_variant(game, options, n_players)
+    except (rust_core.EngineError, ValueError, TypeError):
+        pass
+    return json.dumps(options, sort_keys=True)
+
+
+def _question(p: Played) -> tuple[Any, ...]:
+    """A record's question as :func:`_key` gives a cell's (its options in normal form)."""
+    return (
+        p.game,
+        p.rules_version,
+        p.n_players,
+        p.agents,
+        p.agent_versions,
+        _normal(p.game, p.n_players, p.rest),
+    )
+
+
 def _key(s: StudyAnalysis, cell: CellInfo) -> tuple[Any, ...]:
     """What must match for two cells to answer the same question with the same play."""
     engine = s.manifest.engine
@@ -59,7 +91,7 @@ def _key(s: StudyAnalysis, cell: CellInfo) -> tuple[Any, ...]:
         cell.n_players,
         tuple(cell.agents),
         versions,
-        _rest(cell),
+        _normal(s.game, cell.n_players, _rest(cell)),
     )
 
 
@@ -70,7 +102,7 @@ def played_cells(s: StudyAnalysis, report: str) -> list[Played]:
         if not any(handicap_of(c)) or c.id not in s.rows:
             continue
         r = s.advantage_row(c.id)
-        game, rules, n, agents, versions, rest = _key(s, c)
+        game, rules, n, agents, versions, _ = _key(s, c)
         advantage = (float(r["advantage"]), float(r["lo"]), float(r["hi"]))
         out.append(
             Played(
@@ -81,7 +113,7 @@ def played_cells(s: StudyAnalysis, report: str) -> list[Played]:
                 n,
                 agents,
                 versions,
-                rest,
+                _rest(c),
                 tuple(handicap_of(c)),
                 advantage,
                 int(r["units"]),
@@ -132,15 +164,21 @@ def read_siblings(out: pathlib.Path) -> list[Played]:
     return found
 
 
+def played_for(s: StudyAnalysis, cell: CellInfo) -> list[Played]:
+    """Every handicap the sibling reports played for ``cell``'s question (game, rules version,
+    players, line-up and agent versions, the other options in normal form): per handicap the play
+    with the most deals, in handicap order."""
+    if not s.elsewhere:
+        return []
+    key = _key(s, cell)
+    best: dict[tuple[int, ...], Played] = {}
+    for p in s.elsewhere:
+        if any(p.handicap) and _question(p) == key:
+            if p.handicap not in best or p.units > best[p.handicap].units:
+                best[p.handicap] = p
+    return [best[h] for h in sorted(best)]
+
+
 def find(s: StudyAnalysis, cell: CellInfo, handicap: list[int]) -> Played | None:
     """A sibling report's play of ``handicap`` for ``cell``'s question (the most deals), if any."""
-    if not s.elsewhere:
-        return None
-    key = _key(s, cell)
-    hits = [
-        p
-        for p in s.elsewhere
-        if (p.game, p.rules_version, p.n_players, p.agents, p.agent_versions, p.rest) == key
-        and list(p.handicap) == list(handicap)
-    ]
-    return max(hits, key=lambda p: p.units) if hits else None
+    return next((p for p in played_for(s, cell) if list(p.handicap) == list(handicap)), None)

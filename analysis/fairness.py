@@ -27,10 +27,11 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from .claims import FixClaim, Interval, SweepClaim, seat_name
-from .evidence import find
+from .claims import FixClaim, Interval, OtherPlay, SweepClaim, seat_name
+from .evidence import find, played_for
 from .games import section
 from .model import CellInfo, StudyAnalysis, handicap_of
+from .skill import PLAIN_AGENTS
 from .stats.compensation import NO_TIEBREAK, Compensation, compensation, outcomes, win_shares
 from .stats.intervals import clustered_wilson
 from .stats.practical import classify
@@ -41,6 +42,7 @@ __all__ = [
     "Sweep",
     "cell_fixes",
     "fix_claim",
+    "rescored_by",
     "subject",
     "sweep_claim",
     "sweeps",
@@ -284,13 +286,46 @@ def _interval(v: float, lo: float, hi: float) -> Interval:
     return Interval(float(v), float(lo), float(hi))
 
 
-def fix_claim(s: StudyAnalysis, f: CellFix, about: CellInfo | None = None) -> FixClaim:
+def _base(s: StudyAnalysis, cell: CellInfo) -> tuple[Interval | None, int]:
+    """The start player's advantage ``cell`` played without a handicap, and its deals (``None``:
+    a handicapped cell, or one not played)."""
+    if any(handicap_of(cell)) or cell.id not in s.rows:
+        return None, 0
+    r = s.advantage_row(cell.id)
+    return _interval(r["advantage"], r["lo"], r["hi"]), int(r.get("units") or 0)
+
+
+def _others(s: StudyAnalysis, cell: CellInfo, f: CellFix) -> tuple[OtherPlay, ...]:
+    """Every handicap the reports beside this one played for ``cell``'s question, but the one ``f``
+    already quotes as its own played evidence."""
+    quoted = f.comp.whole() if f.confirm_report is not None else None
+    return tuple(
+        OtherPlay(p.handicap, _interval(*p.advantage), p.units, p.report)
+        for p in played_for(s, cell)
+        if p.handicap != quoted
+    )
+
+
+def rescored_by(cell: CellInfo) -> str:
+    """``greedy``: the line-up's agents when none reads the score handicap (greedy and random play
+    the same moves with it, so a handicapped cell is the same games re-scored); else empty."""
+    names = sorted({a.split(":")[0] for a in cell.agents})
+    return " and ".join(names) if all(n in PLAIN_AGENTS for n in names) else ""
+
+
+def fix_claim(
+    s: StudyAnalysis, f: CellFix, about: CellInfo | None = None, *, others: bool = True
+) -> FixClaim:
     """The fix ``f`` as a typed claim (:mod:`analysis.claims`): the estimate, the prediction with
-    its interval, the played result when the study played it, the study's threshold; ``about``:
-    the unhandicapped cell whose question the fix answers (default: ``f``'s own cell)."""
+    its interval, the played result when the study played it, the study's threshold, the advantage
+    played without a handicap, and (``others``) every other handicap the reports beside this one
+    played for the question; ``about``: the unhandicapped cell whose question the fix answers
+    (default: ``f``'s own cell)."""
+    cell = about or f.cell
     played = _interval(*f.confirm_advantage) if f.confirm_advantage is not None else None
+    base, base_deals = _base(s, cell)
     return FixClaim(
-        subject=subject(s, about or f.cell),
+        subject=subject(s, cell),
         handicap=f.comp.whole(),
         fair_at=tuple(_interval(*v) for v in zip(f.comp.points, f.comp.lo, f.comp.hi, strict=True)),
         predicted=_interval(f.predicted, f.predicted_lo, f.predicted_hi),
@@ -299,6 +334,10 @@ def fix_claim(s: StudyAnalysis, f: CellFix, about: CellInfo | None = None) -> Fi
         deals=f.comp.n_deals,
         played_deals=f.confirm_units,
         played_in=f.confirm_report or "",
+        base=base,
+        base_deals=base_deals,
+        others=_others(s, cell, f) if others else (),
+        rescored_by=rescored_by(cell),
     )
 
 

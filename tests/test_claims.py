@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 import re
+from dataclasses import replace
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -12,16 +13,20 @@ from hypothesis import strategies as st
 from analysis.claims import (
     FixClaim,
     Interval,
+    OtherPlay,
     SkillClaim,
     SweepClaim,
     fix_sentence,
     fix_status,
+    handicap_words,
     skill_sentence,
     skill_status,
     sweep_sentence,
     sweep_status,
 )
+from analysis.words import signed
 
+ORDINAL = ("start", "second", "third", "fourth", "fifth")
 THRESHOLDS = st.sampled_from([0.01, 0.02, 0.03, 0.05])
 
 
@@ -52,6 +57,11 @@ def fix_claims(draw: st.DrawFn) -> FixClaim:
     fair_at = (Interval(0, 0, 0), *(draw(intervals(scale)) for _ in range(n - 1)))
     played = draw(st.none() | intervals())
     unit = draw(st.sampled_from(["points", "points", "points", None]))
+    seats = st.lists(st.integers(-4, 4), min_size=n - 1, max_size=n - 1).filter(any)
+    same: bool = draw(st.booleans())
+    others: list[list[int]] = draw(st.lists(seats, max_size=3, unique_by=tuple))
+    if others and same:
+        others[0] = list(handicap[1:]) if any(handicap) else others[0]  # another play of this very handicap
     return FixClaim(
         subject=f"{n}-player Game",
         handicap=handicap,
@@ -64,6 +74,12 @@ def fix_claims(draw: st.DrawFn) -> FixClaim:
         score_unit=unit,  # type: ignore[arg-type]
         score_note="its score is a ranking key, not points",
         missing=draw(st.none() | st.just("the run predates the tiebreak column")),
+        base=draw(st.none() | intervals()),
+        base_deals=draw(st.integers(1, 50_000)),
+        others=tuple(
+            OtherPlay((0, *h), draw(intervals()), draw(st.integers(1, 50_000)), "sibling") for h in others
+        ),
+        rescored_by=draw(st.sampled_from(["", "greedy"])),
     )
 
 
@@ -95,6 +111,39 @@ def test_a_fix_sentence_never_says_more_than_its_numbers(c: FixClaim) -> None:
     if c.played is not None and fix_status(c) not in ("not measured", "not in points"):
         assert f"{c.played_deals:,} deals" in text
     _fix_says_no_more_for_no_handicap_or_three_players(c, text)
+    _fix_quotes_every_play_and_gives_only_what_play_allows(c, text)
+
+
+def _fix_quotes_every_play_and_gives_only_what_play_allows(c: FixClaim, text: str) -> None:
+    """Issue 51, third audit: "Give" only for 2 players, never where the game is already fair
+    without a handicap nor for a handicap any play refutes; every other play quoted with its own
+    verdict; re-scored plays said so; a fair handicap with no spread not printed as an interval."""
+    t, n = c.threshold, len(c.handicap)
+    measured = fix_status(c) not in ("not measured", "not in points")
+    if n >= 3 or (c.base is not None and _inside(c.base, t) and any(c.handicap)):
+        assert "Give " not in text
+    if "Give " in text:
+        assert not any(o.handicap == c.handicap and _outside(o.advantage, t) for o in c.others)
+    if c.base is not None and _inside(c.base, t) and any(c.handicap) and measured:
+        assert "already" in text and "without a handicap" in text
+    for o in c.others if measured else ():
+        judged = (
+            "confirmed"
+            if _inside(o.advantage, t)
+            else "refuted"
+            if _outside(o.advantage, t)
+            else "not settled"
+        )
+        said = re.escape(f"{handicap_words(o.handicap)} in the sibling study ({o.deals:,} deals): ")
+        assert re.search(rf"{said}[^;]*\({judged}\)", text)
+    if "re-scored" in text:
+        assert c.rescored_by and measured and (c.others or (c.played is not None and any(c.handicap)))
+    if measured and any(c.handicap) and c.played is not None and c.rescored_by:
+        assert "re-scored" in text
+    for seat, f in enumerate(c.fair_at[1:], 1):
+        if signed(f.lo) == signed(f.hi):  # no spread: never printed as an interval
+            name, value = ("start", -f.value) if n == 2 and f.value < 0 else (ORDINAL[seat], f.value)
+            assert not re.search(rf"the {name} player {re.escape(signed(value))} \[", text)
 
 
 def _fix_says_no_more_for_no_handicap_or_three_players(c: FixClaim, text: str) -> None:
@@ -103,8 +152,9 @@ def _fix_says_no_more_for_no_handicap_or_three_players(c: FixClaim, text: str) -
     measured = c.missing is None and c.score_unit == "points"
     if "refutes" in text:
         assert not none  # only a handicap that gives points is refuted by play
-    if "rounds to no whole-point handicap" in text:
+    if "no whole-point handicap" in text:
         assert none and all(math.floor(f.value + 0.5) == 0 for f in c.fair_at[1:])
+        assert "only decides ties" in text and "its effect is not measured" in text
     if "Which whole-point handicap would fix it is not measured" in text:
         assert none and measured
         evidence = c.played if c.played is not None else c.predicted
@@ -302,7 +352,9 @@ def test_no_handicap_refuted_by_play_is_not_said_to_refute_a_handicap():
     assert fix_status(c) == "refuted"
     text = fix_sentence(c)
     assert text.startswith("2-player Maharaja (2 players, greedy) is not fair without a handicap")
-    assert "+0.2 [+0.2, +0.2] points (900 deals), which rounds to no whole-point handicap" in text
+    assert "[+0.2, +0.2]" not in text  # no spread: a fraction of a point only decides ties
+    assert "suggest no whole-point handicap (900 deals)" in text
+    assert "only decides ties (a tie-break in the second player's favour; its effect is not measured)" in text
     assert "beyond ±1 point. Which whole-point handicap would fix it is not measured." in text
     assert "refutes" not in text and "No handicap fixes" not in text
 
@@ -316,14 +368,17 @@ def test_three_players_are_said_fair_for_the_start_player_only():
     )
     assert fix_status(c) == "predicted fair"
     text = fix_sentence(c)
-    assert "should be fair" not in text
-    assert text.endswith(
-        "within ±1 point, so the start player's advantage should be within ±1 point at this skill level "
-        "(a prediction from the scores; not played); the other seats' shares were not predicted."
+    assert "should be fair" not in text and "Give" not in text  # only the start player's advantage
+    assert text.startswith(
+        "A handicap of the second player +1 point; the third player +2 points would bring the start "
+        "player's advantage in 3-player Hiroba within ±1 point (a prediction; the other seats' shares "
+        "were not predicted): "
     )
+    assert text.endswith("within ±1 point (not played).")
     played = fix_sentence(_claim(subject="3-player Hiroba", handicap=(0, 1, 2), fair_at=three,
                                  played=Interval(0.002, -0.004, 0.008), played_deals=5000))  # fmt: skip
-    assert "is fair" not in played
+    assert "is fair" not in played and "Give" not in played
+    assert played.startswith("A handicap of the second player +1 point; the third player +2 points brings")
     assert played.endswith(
         "[−0.4, +0.8], within ±1 point (played); the other seats' shares were not read for this fix."
     )
@@ -466,3 +521,92 @@ def test_a_ranking_key_gets_no_winning_margin_comparison(tmp_path):
     s = analyse(write_run(tmp_path / "run", name="taluva-two", game="taluva", pair_seats=True, cells=cells))
     assert "margin" not in s.comparisons["metric"].to_list()
     assert "start_advantage" in s.comparisons["metric"].to_list()
+
+
+def test_played_elsewhere_is_quoted_for_every_handicap_and_judged_here():
+    # hiroba-skill (greedy, ±1 point): "Without a handicap … not settled" while hiroba-handicap played
+    # the second player +1 point at greedy: −0.9 [−1.7, −0.1], and the start player +2: +12.1
+    others = (
+        OtherPlay((0, -2), Interval(0.121, 0.113, 0.129), 10_000, "hiroba-handicap"),
+        OtherPlay((0, 1), Interval(-0.009, -0.017, -0.001), 10_000, "hiroba-handicap"),
+    )
+    c = _claim(played=Interval(0.021, 0.003, 0.039), played_deals=2000, others=others)
+    text = fix_sentence(c)
+    assert (
+        "Other handicaps played for this question: the start player +2 points in the hiroba-handicap " in text
+    )
+    assert "+12.1 points [+11.3, +12.9], beyond ±1 point (refuted)" in text
+    assert (
+        "the second player +1 point in the hiroba-handicap study (10,000 deals): −0.9 points [−1.7, −0.1], "
+        "neither within nor beyond ±1 point (not settled)."
+    ) in text
+    assert "at ±2" not in fix_sentence(replace(c, threshold=0.02))  # judged at this page's threshold
+    assert "−0.9 points [−1.7, −0.1], within ±2 points (confirmed)" in fix_sentence(
+        replace(c, threshold=0.02)
+    )
+
+
+def test_a_handicap_another_play_refutes_is_not_given():
+    # this study confirms +1 to the second player, a sibling's play of it lies beyond ±1: not "Give"
+    c = _claim(handicap=(0, 1), played=Interval(0.002, -0.004, 0.008), played_deals=4000)
+    assert fix_sentence(c).startswith("Give the second player +1 point")
+    refuted = replace(c, others=(OtherPlay((0, 1), Interval(-0.03, -0.04, -0.02), 9000, "other"),))
+    assert fix_status(refuted) == "played, not settled" and "Give" not in fix_sentence(refuted)
+
+
+def test_a_game_already_fair_without_a_handicap_is_not_given_one():
+    # alhambra-handicap (±3 points): "Give the start player +1 point" while its own unhandicapped cell
+    # played −1.7 [−2.2, −1.2]
+    c = _claim(
+        subject="2-player Alhambra (none, greedy)",
+        handicap=(0, -1),
+        fair_at=(Interval(0, 0, 0), Interval(-1.2, -1.4, -1.0)),
+        played=Interval(-0.003, -0.008, 0.002),
+        played_deals=20_000,
+        threshold=0.03,
+        base=Interval(-0.017, -0.022, -0.012),
+        base_deals=20_000,
+    )
+    text = fix_sentence(c)
+    assert "Give" not in text
+    assert text.startswith(
+        "2-player Alhambra (none, greedy) is already fair within ±3 points without a handicap: played "
+        "without one (20,000 deals), the start player's advantage is −1.7 points [−2.2, −1.2]. Played with "
+        "the start player +1 point (20,000 deals), it moves to −0.3 points [−0.8, +0.2], within ±3 points."
+    )
+    assert fix_sentence(replace(c, base=Interval(-0.04, -0.05, -0.035))).startswith("Give the start player")
+
+
+def test_greedy_plays_of_a_handicap_are_said_to_be_the_same_games_re_scored():
+    # greedy's evaluation (rust_core/src/agents/greedy.rs: View::greedy_values) never reads the handicap
+    c = _claim(handicap=(0, 1), played=Interval(-0.009, -0.017, -0.001), played_deals=10_000, threshold=0.02)
+    said = (
+        "Greedy does not read the handicap, so a handicapped play by it is the same games re-scored: it shows"
+    )
+    assert said in fix_sentence(replace(c, rescored_by="greedy"))
+    assert "re-scored" not in fix_sentence(c)  # mcts reads it: its play is a play
+    unhandicapped = _claim(played=Interval(0.021, 0.003, 0.039), played_deals=2000, rescored_by="greedy")
+    assert "re-scored" not in fix_sentence(unhandicapped)  # nothing handicapped was quoted
+
+
+def test_a_fair_handicap_without_spread_is_not_printed_as_an_interval():
+    # maharaja 4 players greedy: "the second player −0.2 [−0.2, −0.2]; … −0.5 [−0.5, −0.5]"
+    flat = (
+        Interval(0, 0, 0),
+        Interval(-0.2, -0.2, -0.2),
+        Interval(-0.3, -0.3, -0.3),
+        Interval(-0.5, -0.5, -0.5),
+    )
+    c = _claim(
+        subject="4-player Maharaja",
+        handicap=(0, 0, 0, 0),
+        fair_at=flat,
+        played=Interval(-0.079, -0.084, -0.073),
+    )
+    text = fix_sentence(c)
+    assert "[−0.2, −0.2]" not in text and "[−0.5, −0.5]" not in text
+    assert "(a tie-break in the start player's favour; its effect is not measured)" in text
+    five = (Interval(0, 0, 0), Interval(-0.3, -0.3, -0.3), Interval(-0.7, -0.72, -0.64))
+    rounded = fix_sentence(_claim(subject="3-player Game", handicap=(0, 0, -1), fair_at=five))
+    assert "the second player −0.3; the third player −0.7 [−0.7, −0.6] points" in rounded
+    assert "a fraction of a point only decides ties" in rounded

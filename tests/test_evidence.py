@@ -105,3 +105,41 @@ def test_a_handicap_refuted_elsewhere_is_never_recommended(tmp_path):
         claim = fix_claim(predicting, f)
         said = fix_sentence(claim)
         assert fix_status(claim) == status and words in said and "in the plays study" in said
+
+
+def test_every_play_of_the_question_is_quoted_with_its_options_in_normal_form(tmp_path):
+    # alhambra-dirk-fairest quoted "not played" for money_copies=2, dirk_tiles=(6, 6, third) while
+    # alhambra-handicap played {} (the same options, left at their defaults); hiroba-skill quoted
+    # none of hiroba-handicap's plays because its own fix named no handicap (issue 51, third audit)
+    import json as _json
+    from dataclasses import replace
+
+    from analysis.claims import fix_sentence
+    from analysis.evidence import played_cells
+
+    variants = "\n[grid.variants]\nnone = {}\nplayed = { handicap = [0, 1] }\n"
+    (record,) = played_cells(analyse(_run(tmp_path, "plays", 8, variants)), "plays")
+    predicting = analyse(_run(tmp_path, "predicts", 7))
+    (f,) = [f for f in cell_fixes(predicting) if f.step == 0]
+    whole = f.comp.whole()
+    explicit = replace(record, rest=_json.dumps({"line_rule": "any"}), handicap=whole, units=3000)
+    other = replace(record, handicap=(0, 9), advantage=(-0.4, -0.42, -0.38), units=2000)
+    changed = replace(record, rest=_json.dumps({"line_rule": "last"}), handicap=(0, 8))
+    predicting.elsewhere = [explicit, other, changed]
+    (f,) = [f for f in cell_fixes(predicting) if f.step == 0]
+    claim = fix_claim(predicting, f)
+    assert (
+        claim.played_in == "plays" and claim.played_deals == 3000
+    )  # an explicit default is no other question
+    assert [o.handicap for o in claim.others] == [(0, 9)]  # every other play, not another rule's
+    said = fix_sentence(claim)
+    assert "the second player +9 points in the plays study (2,000 deals): −40.0 points" in said
+    assert (
+        "(refuted)" in said
+        and "Greedy does not read the handicap, so a handicapped play by it is the same games re-scored"
+        in said
+    )
+    row = predicting.advantage_row(f.cell.id)
+    assert (
+        claim.base is not None and claim.base.value == row["advantage"] and claim.base_deals == row["units"]
+    )

@@ -144,12 +144,13 @@ class _Fake:
     game, paired, threshold = "coin", True, 0.03
     elsewhere: list[object] = []  # no sibling report played anything
 
-    def __init__(self, cells: dict[str, tuple[int, int]]) -> None:
+    def __init__(self, cells: dict[str, tuple[int, int]], agent: str = "mcts") -> None:
         from analysis.model import CellInfo
 
+        # a searching agent by default: the fake's players play differently under a handicap
         self.rows = {k: _cell_rows(e, h, 8000, i) for i, (k, (e, h)) in enumerate(cells.items())}
         self.balance = [
-            CellInfo(k, k, i, 2, ("greedy", "greedy"), {"handicap": [0, h]} if h else {}, "greedy", k, k)
+            CellInfo(k, k, i, 2, (agent, agent), {"handicap": [0, h]} if h else {}, agent, k, k)
             for i, (k, (_, h)) in enumerate(cells.items())
         ]
 
@@ -183,6 +184,9 @@ def test_a_refuted_fix_is_re_estimated_from_the_games_that_refuted_it():
     assert refuted.startswith("Do not give the start player +1 point:") and "play refutes" in refuted
     assert confirmed.startswith("the start player +3 points: played with the start player +3 points")
     assert words.endswith("within ±3 points, so 2-player Coin (none) is fair at this skill level (played).")
+    # greedy does not read the handicap: its plays are the same games re-scored, said once per chain
+    greedy = _Fake({"none": (1, 0), "start_1": (3, -1), "start_3": (3, -3)}, agent="greedy")
+    assert chain_words(greedy, cell_fixes(greedy)).count("same games re-scored") == 1  # type: ignore[arg-type]
     # Without the cell that plays the new value, the chain ends at an estimate not yet played.
     s = _Fake({"none": (1, 0), "start_1": (3, -1)})
     *_, last = cell_fixes(s)  # type: ignore[arg-type]

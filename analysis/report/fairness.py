@@ -3,6 +3,8 @@ and the ``balancelab fairest`` search of a run made by it."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from ..claims import band_words, fix_sentence, fix_status, plain_play_warning, seat_name, sweep_sentence
 from ..content import Finding
 from ..fairest import fairest_rounds, race_again
@@ -27,10 +29,14 @@ def _chains(fixes: list[CellFix]) -> list[list[CellFix]]:
 
 
 def chain_words(s: StudyAnalysis, chain: list[CellFix]) -> str:
-    """A cell's fix in words: each estimate the study played, in turn, then the last estimate; every
-    sentence made from its typed claim (:mod:`analysis.claims`)."""
+    """A cell's fix in words: each estimate the study played, in turn, then the last estimate with
+    every other handicap the reports beside this one played for the question; every sentence made
+    from its typed claim (:mod:`analysis.claims`)."""
     steps = [f for f in chain[:-1] if f.confirm_advantage is not None]
-    said = [fix_sentence(fix_claim(s, f, chain[0].cell)) for f in [*steps, chain[-1]]]
+    said = [
+        fix_sentence(replace(fix_claim(s, f, chain[0].cell, others=False), rescored_by="")) for f in steps
+    ]
+    said.append(fix_sentence(fix_claim(s, chain[-1], chain[0].cell)))  # other plays, re-scoring: said once
     return " ".join(dict.fromkeys(said))  # a re-estimate that lands on the same played cell: said once
 
 
