@@ -493,6 +493,11 @@ def _x(v: float) -> str:
     return f"{v:.2f}".replace("-", MINUS) if math.isfinite(v) else ("∞" if v > 0 else f"{MINUS}∞")
 
 
+def _g(v: float) -> str:
+    """An option's played value, shortest form, with a true minus sign: ``−2``, ``0.5``."""
+    return f"{v:g}".replace("-", MINUS)
+
+
 def _fit_words(c: SweepClaim) -> str:
     s = c.slope
     slope = f"{signed(100 * s.value, 2)} [{signed(100 * s.lo, 2)}, {signed(100 * s.hi, 2)}] points per unit"
@@ -510,7 +515,7 @@ def sweep_sentence(c: SweepClaim) -> str:
     band = band_words(c.threshold)
     if status == "fair where played":
         fair = [(x, a) for x, a in c.cells if a.within(c.threshold)]
-        where = "; ".join(f"{c.option} = {x:g}: {_pts(a, c.threshold)}" for x, a in fair)
+        where = "; ".join(f"{c.option} = {_g(x)}: {_pts(a, c.threshold)}" for x, a in fair)
         return f"Fair within {band} where played ({c.subject}): {where}."
     if status == "fair on the fitted line":
         cr = c.crossing
@@ -521,8 +526,8 @@ def sweep_sentence(c: SweepClaim) -> str:
     if status == "never fair":
         side = "ahead" if c.cells[0][1].lo > 0 else "behind"
         return (
-            f"Never fair between {c.x_min:g} and {c.x_max:g} ({c.subject}): every played value leaves the "
-            f"start player {side} beyond {band}, and the fitted line crosses fair only outside the range "
+            f"Never fair between {_g(c.x_min)} and {_g(c.x_max)} ({c.subject}): every played value leaves "
+            f"the start player {side} beyond {band}, and the fitted line crosses fair only outside the range "
             f"({_fit_words(c)})."
         )
     return (

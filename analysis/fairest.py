@@ -195,11 +195,11 @@ def _line(
     best = alive[0]
     lead = official + f"fairest: {best['label']} {_points(best)}"
     others = (
-        f"{len(alive) - 1} other setting{'' if len(alive) == 2 else 's'} not shown worse"
+        f"{len(alive) - 1} of the {len(cands) - 1} other settings not shown worse"
         if len(alive) > 1
-        else "every other setting shown worse"
+        else f"all {len(cands) - 1} other settings shown worse"
     )
-    return f"{lead}; {others} of {len(cands)}; {spent:,} games spent" + (f"; {fit}" if fit else "")
+    return f"{lead}; {others}; {spent:,} games spent" + (f"; {fit}" if fit else "")
 
 
 def _sweep(

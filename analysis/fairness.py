@@ -27,6 +27,8 @@ from typing import Any
 import numpy as np
 import polars as pl
 
+from rundir.labels import value_words
+
 from .claims import FixClaim, Interval, OtherPlay, SweepClaim, seat_name
 from .evidence import find, played_for
 from .games import section
@@ -198,7 +200,7 @@ def _held(cell: CellInfo, option: str) -> list[str]:
     """The other options a sweep of ``option`` holds fixed, ``dirk_tiles = 2`` (a handicap only when
     one is given), so that sweeps of one option at different settings of another are told apart."""
     rest = json.loads(_rest_key(cell, option))[2]
-    return [f"{k} = {json.dumps(v)}" for k, v in sorted(rest.items())]
+    return [f"{k} = {value_words(v)}" for k, v in sorted(rest.items())]
 
 
 def _raw(cell: CellInfo, option: str) -> Any:

@@ -42,7 +42,7 @@ from .claims import (
 from .content import Finding
 from .games import section
 from .ladder_findings import ladder_findings
-from .model import CellInfo, StudyAnalysis
+from .model import CellInfo, StudyAnalysis, unhandicapped
 from .skill import PLAIN_AGENTS
 from .stats.practical import MIN_VERDICT_DEALS
 from .switches import switch_findings
@@ -63,10 +63,10 @@ def _tail(r: dict[str, Any], t: float) -> str:
     word = "an advantage" if a > 0 else "a disadvantage"
     size = f"{abs(100 * a):.1f} points of win rate"
     band = threshold_words(t)
-    near = min(abs(100 * lo), abs(100 * hi))
+    near, d = min(abs(100 * lo), abs(100 * hi)), edge_digits(lo, hi, around(t))
     return {
         "matters": f"{word} of {size} that matters: the interval rules out a fair game and "
-        f"anything smaller than {near:.1f} points, beyond the {band} threshold.",
+        f"anything smaller than {near:.{d}f} points, beyond the {band} threshold.",
         "measurable": f"{word} of {size}: the interval rules out a fair game but not a difference "
         f"within {band}, so it is measurable but not shown to matter.",
         "negligible": f"{word} of only {size}: measurable, but the interval rules out anything "
@@ -103,9 +103,9 @@ def _parts(s: StudyAnalysis) -> list[Finding]:
     parts = section(s.game).advantage_parts
     if not parts or not s.advantage.height or parts[0].estimate not in s.advantage.columns:
         return []
-    bits = []
+    bits, (cells, some) = [], unhandicapped(s.balance)
     for p in parts:
-        balance = s.advantage.filter(pl.col("cell").is_in([c.id for c in s.balance]))
+        balance = s.advantage.filter(pl.col("cell").is_in([c.id for c in cells]))
         values = [v for v in balance[p.estimate].to_list() if v is not None and v == v]
         if values:
             lo, hi = min(values), max(values)
@@ -115,8 +115,11 @@ def _parts(s: StudyAnalysis) -> list[Finding]:
         return []
     sentence = (
         "The start-player numbers above are the raw advantage: what players experience, and the one "
-        "that describes the game. It is the sum of " + " and ".join(bits) + " (per cell under Start-player "
-        "advantage); the parts explain the raw number, they do not replace it."
+        "that describes the game. It is the sum of "
+        + " and ".join(bits)
+        + " (per cell"
+        + (" without a handicap" if some else "")
+        + " under Start-player advantage); the parts explain the raw number, they do not replace it."
     )
     return [Finding("Which number describes the game", sentence)]
 
@@ -178,7 +181,8 @@ def _closest(s: StudyAnalysis, cells: list[CellInfo], titled: bool) -> Finding:
     if s.anytime_valid:  # raced: fixed-sample differences do not hold under its looks; the race does
         sentence += " The race below compares the settings, each over every look it made."
     else:
-        sentence += _evidence_words(kinds)
+        family = int(s.comparisons["in_family"].sum()) if "in_family" in s.comparisons.columns else 0
+        sentence += _evidence_words(kinds, family)
     sentence += " " + three_way(s, cells)
     plain = all(a.split(":")[0] in PLAIN_AGENTS for c in cells for a in c.agents)
     if plain and not s.anytime_valid:  # a raced study's "Fairest setting" line carries it
@@ -187,7 +191,7 @@ def _closest(s: StudyAnalysis, cells: list[CellInfo], titled: bool) -> Finding:
     return Finding(title, sentence, tuple(c.id for c in cells))
 
 
-def _evidence_words(kinds: dict[str, list[str]]) -> str:
+def _evidence_words(kinds: dict[str, list[str]], family: int) -> str:
     """The closest setting against each other one: differences (other − closest) with simultaneous
     95% intervals over every comparison of the study, paired over the shared deals."""
     out = ""
@@ -197,8 +201,11 @@ def _evidence_words(kinds: dict[str, list[str]]) -> str:
         out += " The evidence does not separate it from " + "; ".join(kinds["tied"]) + "."
     if kinds["opposite"]:
         out += " " + "; ".join(kinds["opposite"]) + "."
-    if kinds["closer"] or kinds["tied"]:
-        out += " (Differences: the other setting minus this one, simultaneous 95% intervals, paired by deal.)"
+    if (kinds["closer"] or kinds["tied"]) and family:
+        out += (
+            " (Differences: the other setting minus this one, paired by deal, with 95% intervals "
+            f"simultaneous over all {family} comparisons of the study: Bonferroni.)"
+        )
     return out
 
 
@@ -330,8 +337,8 @@ def scope(s: StudyAnalysis) -> list[str]:
             " The settings were raced (more games for those still in after every round), so every "
             "interval of the start-player advantage on this page (each setting's verdict, the advantage "
             "table, the race) is anytime-valid: a 95% confidence sequence, which holds at every look at "
-            "once (about 1.5 times as wide as a fixed-sample interval). The other tables (seats, "
-            "comparisons, outcomes) use fixed-sample intervals and only describe."
+            "once (about 1.5 times as wide as a fixed-sample interval with many deals, wider with few). "
+            "The other tables (seats, comparisons, outcomes) use fixed-sample intervals and only describe."
         )
     game = section(s.game)
     unit = [f"{game.score_unit[0].upper()}{game.score_unit[1:]}."] if game.score_unit else []

@@ -164,7 +164,7 @@ def _needed(c: Convergence, paired: bool) -> str:
     text = f"; about {c.units_needed:,} {unit} per rung would bring the top two rungs within it if they agree"
     if c.units_needed_gap:
         return text + f", about {c.units_needed_gap:,} if the observed gap persists"
-    return text + ", and none would if the observed gap persists (it reaches the threshold)"
+    return text + ", and none would if the observed gap persists (it is as large as the threshold or larger)"
 
 
 def convergence_sentence(m: LadderMetric, paired: bool = True) -> str:

@@ -20,7 +20,7 @@ from rundir.cells import CHECK, PLAY, STEP
 from .agents import ladder_key
 from .stats.practical import DEFAULT_THRESHOLD
 
-__all__ = ["CellInfo", "StudyAnalysis", "cell_infos", "handicap_of"]
+__all__ = ["CellInfo", "StudyAnalysis", "cell_infos", "handicap_of", "unhandicapped"]
 
 
 @dataclass(frozen=True)
@@ -59,6 +59,14 @@ def handicap_of(cell: CellInfo) -> list[int]:
     """The cell's score handicap by turn-order seat (zeros without one)."""
     value = cell.variant.get("handicap")
     return [int(v) for v in value] if isinstance(value, list) else [0] * cell.n_players
+
+
+def unhandicapped(cells: list[CellInfo]) -> tuple[list[CellInfo], bool]:
+    """The cells a summary over cells reads, and whether some were left out: those without a score
+    handicap when the study also plays handicapped ones (a mean or range over handicaps describes
+    no game), else every cell."""
+    plain = [c for c in cells if not any(handicap_of(c))]
+    return (plain, True) if plain and len(plain) < len(cells) else (cells, False)
 
 
 def cell_infos(cells: list[Cell]) -> list[CellInfo]:

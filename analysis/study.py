@@ -75,7 +75,7 @@ def _advantage_row(
     )
     test = equal_seats_test(r, paired=paired)
     cls = classify(a.lo, a.hi, threshold)
-    few = a.n_units < MIN_VERDICT_DEALS and cls != "unsettled"
+    few = a.n_units < MIN_VERDICT_DEALS  # one rule everywhere: no verdict, nor deals to settle, below it
     cls = "unsettled" if few else cls
     rec: dict[str, Any] = {
         **meta,

@@ -182,8 +182,9 @@ def switch_findings(s: StudyAnalysis) -> list[Finding]:
         base = g.row(0, named=True)
         sentence = (
             "Change of the start-player advantage against the defaults (advantage "
-            f"{pts(base['base_advantage'])} points) when one rule switch is changed, largest first, "
-            "simultaneous 95% intervals. " + " ".join(parts)
+            f"{pts(base['base_advantage'])} points) when one rule switch is changed, largest first, 95% "
+            f"intervals simultaneous over the {base['family']} switched cells (Bonferroni). "
+            + " ".join(parts)
         )
         out.append(Finding(f"Rule switches ({n} players, {agents})", sentence, tuple(g["cell"].to_list())))
     return out

@@ -8,10 +8,11 @@ sentences and ``est [lo, hi]`` in tables, p-values as ``< 0.001`` below one in a
 from __future__ import annotations
 
 import math
+import re
 
 __all__ = [
-    "MINUS", "around", "edge_digits", "interval", "is_missing", "p_value", "pct", "pct_ci", "pts", "pts_ci",
-    "pts_span", "signed", "span",
+    "MINUS", "around", "edge_digits", "interval", "is_missing", "minus_signs", "p_value", "pct", "pct_ci",
+    "pts", "pts_ci", "pts_span", "signed", "span",
 ]  # fmt: skip
 
 MINUS = "\u2212"
@@ -20,6 +21,12 @@ MINUS = "\u2212"
 def is_missing(*values: float | None) -> bool:
     """Whether any value is None or NaN."""
     return any(v is None or (isinstance(v, float) and math.isnan(v)) for v in values)
+
+
+def minus_signs(text: str) -> str:
+    """A study's own text with a true minus before each negative number (``from -3`` → ``from −3``);
+    hyphens in words and ranges such as ``2-4`` stay."""
+    return re.sub(r"(?<![\w-])-(?=\d)", MINUS, text)
 
 
 def signed(x: float, digits: int = 1) -> str:
@@ -51,16 +58,17 @@ def edge_digits(
     lo: float, hi: float, marks: tuple[float, ...] = (0.0,), digits: int = 1, scale: float = 100.0
 ) -> int:
     """Decimals an interval's ends keep (at least ``digits``): more where rounding would put an end
-    on or across a mark (0, a threshold ±t) that the interval excludes, so that ``[−8.43, −0.01]``
-    never prints as ``[−8.4, 0.0]`` beside "excludes 0"."""
+    on or across a mark (0, a threshold ±t) it is not on, so that ``[−8.43, −0.01]`` never prints
+    as ``[−8.4, 0.0]`` beside "excludes 0", nor ``[+0.73, …]`` as ``[+1, …]`` beside ±1 point."""
     if is_missing(lo, hi):
         return digits
 
+    def side(x: float) -> int:
+        return (x > 1e-9) - (x < -1e-9)
+
     def keeps(d: int) -> bool:
         return all(
-            (lo <= m or round(scale * lo, d) > round(scale * m, 9))
-            and (hi >= m or round(scale * hi, d) < round(scale * m, 9))
-            for m in marks
+            side(round(scale * v, d) - scale * m) == side(scale * (v - m)) for v in (lo, hi) for m in marks
         )
 
     return next((d for d in range(digits, digits + 4) if keeps(d)), digits + 4)

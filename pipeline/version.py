@@ -9,9 +9,12 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import subprocess
 from importlib import metadata
 from pathlib import Path
+
+from rundir.source import source_commit
+
+__all__ = ["describe", "engine_build", "package_version", "source_commit"]
 
 
 def package_version() -> str | None:
@@ -28,27 +31,6 @@ def engine_build() -> str:
 
     digest = hashlib.sha256(Path(_native.__file__).read_bytes()).hexdigest()
     return f"sha256:{digest[:16]}"
-
-
-def source_commit() -> str | None:
-    """The git commit of the checkout this package runs from (``pipeline/`` beside ``pyproject.toml``),
-    with ``-dirty`` if files differ; ``None`` for an installed package."""
-    root = Path(__file__).resolve().parent.parent
-    if not (root / "pyproject.toml").is_file() or not (root / ".git").exists():
-        return None
-    try:
-        res = subprocess.run(
-            ["git", "describe", "--always", "--dirty", "--abbrev=40"],
-            cwd=root,
-            capture_output=True,
-            text=True,
-            timeout=5,
-            check=False,
-        )
-    except (OSError, subprocess.SubprocessError):
-        return None
-    commit = res.stdout.strip()
-    return commit if res.returncode == 0 and commit else None
 
 
 def describe() -> str:

@@ -98,4 +98,4 @@ def test_sweeps_of_one_option_name_the_options_they_hold(tmp_path):
     ]  # fmt: skip
     s = analyse(write_run(tmp_path / "run", name="coin-grid", game="coin", pair_seats=True, cells=cells))
     labels = sorted(w.label for w in sweeps_of(s.balance, s.rows, paired=True) if w.option == "first")
-    assert labels == ["2 players, random, tie = 0.0", "2 players, random, tie = 0.2"]
+    assert labels == ["2 players, random, tie = 0", "2 players, random, tie = 0.2"]

@@ -47,6 +47,10 @@ TECHNICAL = (
     "Wald test",
     "Fieller",
     "simultaneous",
+    "design effect",
+    "chi-square",
+    "Hotelling's T²",
+    "race",
 )
 
 

@@ -403,7 +403,7 @@ def test_the_advantage_parts_caption_averages_only_the_cells_shown_and_says_so(r
     assert "the plain mean over the 3 self-play cells shown" in caption
     assert "(each cell counts once, across 2 player counts)" in caption
     seats = next(line for line in md.splitlines() if line.startswith("*With 2 players seat"))
-    assert "the plain mean over its 2 cells" in seats
+    assert "the plain mean over the 2 cells" in seats
 
 
 def test_seats_tied_as_printed_are_named_together_whatever_the_float_sum_order():
@@ -412,3 +412,32 @@ def test_seats_tied_as_printed_are_named_together_whatever_the_float_sum_order()
     third = 1 / 3
     assert _most_often([0, 1, 2], [0.30, third, third - 1e-17]) == [(1, third), (2, third - 1e-17)]
     assert _most_often([0, 1, 2], [0.40, third, 0.27]) == [(0, 0.40)]
+
+
+def test_a_takeaway_averages_the_cells_without_a_handicap_when_a_study_plays_both(tmp_path):
+    """hiroba-handicap said "seat 1 wins most often (53.0%, the plain mean over its 9 cells)",
+    eight of them handicapped: a mean over handicaps describes no game."""
+    from helpers_runs import write_run
+
+    from analysis import analyse
+    from analysis.report.figures import seat_plots
+    from analysis.words import pct
+
+    cells = [
+        {"id": "plain", "label": "none", "agents": ["random"] * 2, "games": 200},
+        {"id": "h", "label": "h", "agents": ["random"] * 2, "variant": {"handicap": [0, 3]}, "games": 200},
+    ]
+    s = analyse(write_run(tmp_path / "run", name="coin-h", game="coin", pair_seats=True, cells=cells))
+    (plot,) = seat_plots(s)
+    assert "the one cell without a handicap" in plot.takeaway
+    plain = s.seats.filter((pl.col("cell") == "plain") & (pl.col("seat") == 0))["win_rate"][0]
+    assert pct(plain) in plot.takeaway or pct(1 - plain) in plot.takeaway
+
+
+def test_provenance_names_the_commit_that_wrote_the_page(report):
+    from rundir.source import source_commit
+
+    md = (report.parent / "report.md").read_text()
+    written = source_commit()
+    assert written is not None  # the tests run from a checkout
+    assert f"| page written at | {written} |" in md

@@ -288,12 +288,15 @@ def test_a_study_without_a_ladder_attributes_numbers_to_agents_and_points_to_the
     ordered = verdict(s)
     findings = {f.title: f.sentence for f in ordered}
     # the expert-level finding leads, with the strongest line-up's number, before any line-up's own
-    assert ordered[0].title == "Expert level"
-    assert ordered[0].sentence.startswith("With the strongest agents of this study (greedy self-play)")
+    assert ordered[0].title == "Strongest agents here"
+    assert ordered[0].sentence.startswith("With the strongest agents of this study (greedy self-play), which")
     assert [f.title for f in ordered].index("greedy") < [f.title for f in ordered].index("random")
     assert findings["random"].startswith("With random self-play, the start player wins ")
     assert findings["greedy"].startswith("With greedy self-play, the start player wins ")
-    assert "hiroba-skill" in findings["Expert level"] and "converged" in findings["Expert level"]
+    assert (
+        "hiroba-skill" in findings["Strongest agents here"]
+        and "converged" in findings["Strongest agents here"]
+    )
     skill = findings["Skill"]
     assert "not the game at expert level" in skill or skill.startswith(
         ("The answer is the same", "Not settled")
@@ -413,6 +416,12 @@ def test_elo_check_and_trend_in_a_ladder_run_with_a_non_neighbour_match(tmp_path
     m = s.ladder.metric("start_advantage", 2)
     assert m.verdict is not None and m.verdict.slope is None and m.verdict.family == 2
     assert m.verdict.level == pytest.approx(0.975)
+    # the page's Agent strength fits every match, the ladder its neighbours: it says why they differ
+    from analysis.report.build import build
+
+    md = "\n".join(build(s, tmp_path / "out").md)
+    strength = md.split("## Agent strength", 1)[1]
+    assert "the skill ladder's Elo fits the games between neighbouring rungs only" in strength
 
 
 def test_ladder_precision_sends_games_to_the_unsettled_top_rungs_and_stops_when_settled(tmp_path):

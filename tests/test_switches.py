@@ -98,9 +98,12 @@ def test_a_games_expert_finding_names_the_variants_of_a_search_rung(tmp_path):
             cells.append(cell | ({"variant": variant} if variant else {}))
     run = write_run(tmp_path / "run", name="hiroba-mini", game="hiroba", pair_seats=True, cells=cells)
     s = analysis.analyse(run)
-    (expert,) = [f for f in analysis.verdict(s) if f.title == "Expert level"]
+    (expert,) = [f for f in analysis.verdict(s) if f.title == "Strongest agents here"]
     for name in ("defaults", "stone_turns_last_turn"):
-        assert f"2 players, {name} " in expert.sentence, "each cell of the strongest line-up by its variant"
+        assert f"with 2 players ({name})" in expert.sentence, (
+            "each cell of the strongest line-up by its variant"
+        )
+    assert "which are not expert players" in expert.sentence
 
 
 def test_a_switch_on_fewer_deals_than_every_verdict_needs_is_not_settled(tmp_path):

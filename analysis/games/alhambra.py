@@ -24,7 +24,7 @@ import statsmodels.api as sm
 from scipy import stats as sps
 
 from ..content import Dot, DotPlot, Finding, Interval, Section, Table, Text
-from ..model import StudyAnalysis
+from ..model import StudyAnalysis, unhandicapped
 from ..stats.intervals import ALPHA, Estimate, clustered_wilson, mean_ci, unit_col, unit_means, wilson
 from ..stats.seats import n_players_of
 from ..words import pct, pct_ci
@@ -180,8 +180,9 @@ def _outscored(s: StudyAnalysis) -> list[dict[str, Any]]:
 def _findings(s: StudyAnalysis) -> list[Finding]:
     if s.ladder is not None:  # a skill ladder reports Dirk per rung, with its convergence verdict
         return []
+    plain = {c.id for c in unhandicapped(s.balance)[0]}  # the headline from a cell without a handicap
     balance = {c.id for c in s.balance}
-    rows = [r for r in _outscored(s) if r["cell"] in balance]
+    rows = sorted((r for r in _outscored(s) if r["cell"] in balance), key=lambda r: r["cell"] not in plain)
     if not rows:
         return []
     first, rest = rows[0], rows[1:]

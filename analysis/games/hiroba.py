@@ -66,12 +66,13 @@ def _sections(s: StudyAnalysis) -> list[Section]:
 
 
 def _findings(s: StudyAnalysis) -> list[Finding]:
-    """Without a skill ladder but with several line-ups: where the expert-level answer is followed."""
+    """Without a skill ladder but with several line-ups: the strongest line-up's numbers, and where the
+    expert-level answer is followed."""
     if s.rungs or len({c.lineup for c in s.balance}) < 2:
         return []
     return [
         Finding(
-            "Expert level",
+            "Strongest agents here",
             _strongest(s)
             + "Hiroba's start-player numbers move with the agents' strength, so no line-up of this study "
             "gives the game's value for skilled players, and greedy self-play's numbers (the start "
@@ -93,12 +94,11 @@ def _strongest(s: StudyAnalysis) -> str:
     bits = []
     for c in sorted(cells, key=lambda c: c.n_players):
         r = s.advantage_row(c.id)
-        where = f"{c.n_players} players" + (f", {c.variant_name}" if several else "")
-        bits.append(f"{where} {pts_ci(r['advantage'], r['lo'], r['hi'], marks=around(s.threshold))}")
+        where = f"with {c.n_players} players" + (f" ({c.variant_name})" if several else "")
+        bits.append(f"{pts_ci(r['advantage'], r['lo'], r['hi'], marks=around(s.threshold))} {where}")
     return (
-        f"With the strongest agents of this study ({top.lineup} self-play) the start-player advantage is "
-        + "; ".join(bits)
-        + ". "
+        f"With the strongest agents of this study ({top.lineup} self-play), which are not expert players, "
+        "the start-player advantage is " + "; ".join(bits) + ". "
     )
 
 

@@ -94,4 +94,11 @@ SECTION = GameSection(
         "intervals for counts; shares (eliminations, wins by end reason, end reasons) use the same "
         "intervals as win rates."
     ),
+    glossary=(
+        (
+            "ranking key",
+            "a number that orders the players as the rules rank them (temples first, then towers, then "
+            "huts; an instant win above all), not a score in points",
+        ),
+    ),
 )

@@ -13,6 +13,7 @@ from ..games import section
 from ..model import StudyAnalysis
 from ..study import analyse
 from ..switches import switch_sections
+from ..words import minus_signs
 from . import methods, sections
 from .doc import Doc
 from .fairness import fairness_findings, fairness_section
@@ -31,7 +32,7 @@ def build(s: StudyAnalysis, out: pathlib.Path) -> Doc:
     doc = Doc(out, cell_colours([c.id for c in s.info]), {c.id: c.name for c in s.info})
     doc.heading(f"balancelab report: {s.name}", 1)
     if s.description:
-        doc.para(s.description, "subtitle")
+        doc.para(minus_signs(s.description), "subtitle")
     fixes, found = (cell_fixes(s), sweeps(s)) if s.advantage.height else ([], [])
     fix = fairness_findings(s, fixes, found)
     # A study that plays fixes (a handicap, a sweep) asks for the fix first.

@@ -19,7 +19,7 @@ from matplotlib.figure import Figure  # noqa: E402
 from ..content import Dot, DotPlot  # noqa: E402
 from ..findings import threshold_words  # noqa: E402
 from ..games import section  # noqa: E402
-from ..model import StudyAnalysis  # noqa: E402
+from ..model import StudyAnalysis, unhandicapped  # noqa: E402
 from ..stats.outcomes import game_table  # noqa: E402
 from ..words import pct, pts  # noqa: E402
 
@@ -91,14 +91,13 @@ def parts_plot(s: StudyAnalysis) -> DotPlot | None:
         for c in s.balance:
             r = s.advantage_row(c.id)
             dots.append(Dot(label, c.id, r[fields[0]], r[fields[1]], r[fields[2]]))
-    balance = s.advantage.filter(pl.col("cell").is_in([c.id for c in s.balance]))
+    cells, over = _averaged(s.balance, "self-play cells shown")
+    balance = s.advantage.filter(pl.col("cell").is_in([c.id for c in cells]))
     means = [float(balance[p.estimate].mean()) for p in parts]  # type: ignore[arg-type]
     takeaway = (
         "The parts add up to the raw advantage: "
         + " and ".join(f"{p.label.split(' (')[0]} {pts(m)}" for p, m in zip(parts, means, strict=True))
-        + f" points, the plain mean over the {balance.height} self-play cells shown"
-        + _over(s.balance)
-        + "."
+        + f" points, {over}."
     )
     return DotPlot(
         "advantage_parts",
@@ -111,6 +110,15 @@ def parts_plot(s: StudyAnalysis) -> DotPlot | None:
         band=_band(s),
         percent=True,
     )
+
+
+def _averaged(cells: list[Any], noun: str) -> tuple[list[Any], str]:
+    """The cells a takeaway averages (:func:`analysis.model.unhandicapped`), and its words."""
+    used, some = unhandicapped(cells)
+    but = " without a handicap" if some else ""
+    if len(used) == 1:
+        return used, f"the one {noun.replace('cells', 'cell', 1)}{but}"
+    return used, f"the plain mean over the {len(used)} {noun}{but}" + _over(used)
 
 
 def _over(cells: list[Any]) -> str:
@@ -138,14 +146,19 @@ def seat_plots(s: StudyAnalysis) -> list[DotPlot]:
     for n in counts:
         cells = [c for c in s.balance if c.n_players == n]
         t = s.seats.filter(pl.col("cell").is_in([c.id for c in cells]))
-        over = f"the plain mean over its {len(cells)} cells" + _over(cells)
+        averaged, over = _averaged(cells, "cells")
         dots = tuple(
             Dot(f"seat {k + 1}" + (" (start)" if k == 0 else ""), c.id, r["win_rate"], r["lo"], r["hi"])
             for k in range(n)
             for c in cells
             for r in t.filter((pl.col("cell") == c.id) & (pl.col("seat") == k)).iter_rows(named=True)
         )
-        means = t.group_by("seat").agg(pl.col("win_rate").mean()).sort("seat")
+        means = (
+            t.filter(pl.col("cell").is_in([c.id for c in averaged]))
+            .group_by("seat")
+            .agg(pl.col("win_rate").mean())
+            .sort("seat")
+        )
         top = _most_often(means["seat"].to_list(), means["win_rate"].to_list())
         who = f"seat {top[0][0] + 1} wins" if len(top) == 1 else f"seats {_and([k + 1 for k, _ in top])} win"
         each = "" if len(top) == 1 else " each"
@@ -178,10 +191,10 @@ def scores_plot(s: StudyAnalysis) -> DotPlot:
         for c in s.balance
         for r in s.scores.filter((pl.col("cell") == c.id) & (pl.col("seat") == k)).iter_rows(named=True)
     )
-    shown = s.scores.filter(pl.col("cell").is_in([c.id for c in s.balance]))
+    averaged, over = _averaged(s.balance, "cells shown")
+    shown = s.scores.filter(pl.col("cell").is_in([c.id for c in averaged]))
     means = shown.group_by("seat").agg(pl.col("mean_score").mean()).sort("seat")
     top = means.sort("mean_score", descending=True).row(0)
-    over = f"the plain mean over the {len(s.balance)} cells shown" + _over(s.balance)
     return DotPlot(
         "scores_by_seat",
         "Mean final score by seat",

@@ -7,6 +7,7 @@ import re
 from collections.abc import Sequence
 
 from rundir import EngineSpec
+from rundir.source import source_commit
 
 from ..agents import describe, ladder_key
 from ..claims import threshold_source_words
@@ -192,7 +193,8 @@ METHOD_GLOSSARY = (
     (
         "confidence sequence",
         "the anytime-valid interval used here: one interval per look, all of which hold the true value "
-        "together in 95% of studies; about 1.5 times as wide as an interval read once",
+        "together in 95% of studies; about 1.5 times as wide as an interval read once with many deals, "
+        "wider with few (about twice at 100, 3 to 5 times on a handful)",
     ),
     (
         "bootstrap",
@@ -235,6 +237,21 @@ METHOD_GLOSSARY = (
     ),
     ("p-value", "how often a difference at least this large would be seen by chance if there were none"),
     (
+        "design effect",
+        "how much more a share varies because the games of one deal are alike (Kish): the interval uses "
+        "the games' number divided by it, the effective sample size",
+    ),
+    ("chi-square", "a test of whether counts (wins per seat) differ from what equal seats would give"),
+    (
+        "Hotelling's T²",
+        "a test of whether several means (the seats' per-deal differences) are all 0 at once",
+    ),
+    (
+        "race",
+        "a fairest search: every round plays more deals of the settings still in the race and drops those "
+        "shown farther from fair than the best (anytime-valid intervals)",
+    ),
+    (
         "Wilson",
         "the Wilson score interval of a share: unlike the plain ± 1.96 standard errors it stays inside "
         "0–100% and keeps its 95% near the ends",
@@ -264,6 +281,7 @@ ALIASES: dict[str, tuple[str, ...]] = {
     "core-hours": ("core-h", "core-hour"),
     "95% CI": ("95% interval",),
     "lack-of-fit": ("lack of fit",),
+    "design effect": ("Kish design effect",),
 }
 
 #: Every term a page may use, in the order a glossary lists them.
@@ -336,7 +354,8 @@ def provenance(doc: Doc, s: StudyAnalysis) -> None:
         ["wall time (s)", f"{wall:.1f}" if isinstance(wall, (int, float)) else "n/a"],
         ["started", m.started],
         ["finished", m.finished or "n/a"],
-        *([["git commit", m.git_commit]] if m.git_commit else []),  # from a checkout only
+        *([["played at (git commit)", m.git_commit]] if m.git_commit else []),  # from a checkout only
+        ["page written at", source_commit() or "an installed package (no git checkout)"],
         ["versions", versions],
         ["engine", _engine(m.engine)],
     ]

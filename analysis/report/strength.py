@@ -111,6 +111,12 @@ def strength_section(doc: Doc, s: StudyAnalysis) -> None:
     except ValueError as exc:
         doc.para(f"No Elo ladder: {exc}.")
         return
+    if s.rungs:
+        doc.para(
+            "The Elo here is fitted to every head-to-head game of the study, the checks between rungs "
+            "that are not neighbours included; the skill ladder's Elo fits the games between "
+            "neighbouring rungs only, so the two differ by a few Elo."
+        )
     doc.table(
         ["agent a", "agent b", "games", "win share of a, % [95% CI]"],
         [
