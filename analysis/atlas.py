@@ -40,7 +40,7 @@ from .stats.practical import MIN_VERDICT_DEALS
 from .stats.seats import seat_win_sequences, start_advantage_sequence
 from .strength import Z95
 from .study import analyse
-from .words import around, pct, pts, pts_span
+from .words import around, pct, pts, pts_span, signed
 
 __all__ = [
     "GameAtlas",
@@ -130,8 +130,8 @@ def chosen_rung(s: StudyAnalysis) -> tuple[int, str]:
             above = "" if k == len(rungs) - 1 else f"; {rungs[k + 1]} is not measurably stronger"
             return (
                 k,
-                f"{gap:+.0f} Elo over {rungs[k - 1]} "
-                f"(95% CI {gap - Z95 * se:+.0f} to {gap + Z95 * se:+.0f}){above}",
+                f"{signed(gap, 0)} Elo over {rungs[k - 1]} "
+                f"(95% CI {signed(gap - Z95 * se, 0)} to {signed(gap + Z95 * se, 0)}){above}",
             )
     return 0, f"no search rung is measurably stronger than {rungs[0]}"
 

@@ -36,7 +36,7 @@ import math
 from dataclasses import dataclass
 from typing import Literal
 
-from .stats.practical import classify, direction
+from .stats.practical import MIN_VERDICT_DEALS, classify, direction
 from .words import MINUS, around, pts_span, signed
 
 __all__ = [
@@ -66,7 +66,7 @@ LACK_OF_FIT_ALPHA = 0.05
 ORDINALS = ("start player", "second player", "third player", "fourth player", "fifth player", "sixth player")
 
 FixStatus = Literal[
-    "not measured", "not in points", "confirmed", "refuted", "played, not settled",
+    "not measured", "not in points", "too few deals", "confirmed", "refuted", "played, not settled",
     "predicted fair", "predicted not fair", "prediction not settled",
 ]  # fmt: skip
 SweepStatus = Literal["fair where played", "fair on the fitted line", "never fair", "not settled"]
@@ -178,7 +178,10 @@ class FixClaim:
 
 def _refuted_elsewhere(c: FixClaim) -> bool:
     """Another play of this very handicap lies wholly beyond ±t (plays that disagree settle nothing)."""
-    return any(o.handicap == c.handicap and o.advantage.beyond(c.threshold) for o in c.others)
+    return any(
+        o.handicap == c.handicap and o.deals >= MIN_VERDICT_DEALS and o.advantage.beyond(c.threshold)
+        for o in c.others
+    )
 
 
 def fix_status(c: FixClaim) -> FixStatus:
@@ -188,11 +191,15 @@ def fix_status(c: FixClaim) -> FixStatus:
     if c.score_unit is None:
         return "not in points"
     if c.played is not None:
+        if 0 < c.played_deals < MIN_VERDICT_DEALS:  # one minimum for every verdict
+            return "played, not settled"
         if c.played.within(c.threshold):
             return "played, not settled" if _refuted_elsewhere(c) else "confirmed"
         return "refuted" if c.played.beyond(c.threshold) else "played, not settled"
     if c.predicted is None:
         return "not measured"
+    if c.deals < MIN_VERDICT_DEALS:
+        return "too few deals"
     if c.predicted.within(c.threshold):
         return "predicted fair"
     return "predicted not fair" if c.predicted.beyond(c.threshold) else "prediction not settled"
@@ -299,6 +306,8 @@ def _already(c: FixClaim) -> str | None:
     without one, and where the handicap would move the advantage (never "give")."""
     if c.base is None or _rule(c) == "no handicap" or not c.base.within(c.threshold):
         return None
+    if 0 < c.base_deals < MIN_VERDICT_DEALS:  # too few deals to call it fair
+        return None
     rule, band, t = _rule(c), band_words(c.threshold), c.threshold
     base = f"played without one ({c.base_deals:,} deals), the start player's advantage is {_pts(c.base, t)}"
     if len(c.handicap) == 2:
@@ -352,6 +361,12 @@ def fix_sentence(c: FixClaim) -> str:
     if status == "not in points":
         why = c.score_note or "its score is not points"
         return f"Compensation for {c.subject} is not given in points: {why}."
+    if status == "too few deals":
+        few = (
+            f"No handicap is put forward for {c.subject}: its {c.deals:,} deals are fewer than the "
+            f"{MIN_VERDICT_DEALS} a verdict needs."
+        )
+        return " ".join(x for x in (few, _others(c), _rescored(c)) if x)
     return " ".join(x for x in (_already(c) or _fix_words(c, status), _others(c), _rescored(c)) if x)
 
 
@@ -362,7 +377,11 @@ def _others(c: FixClaim) -> str:
     t = c.threshold
     said = [
         f"{handicap_words(o.handicap)} in the {o.report} study ({o.deals:,} deals): {_pts(o.advantage, t)}, "
-        f"{_verdict(o.advantage, t)} ({_reading(o.advantage, t)})"
+        + (
+            f"{_verdict(o.advantage, t)} ({_reading(o.advantage, t)})"
+            if o.deals >= MIN_VERDICT_DEALS
+            else f"fewer deals than the {MIN_VERDICT_DEALS} a verdict needs (not settled)"
+        )
         for o in c.others
     ]
     return f"Other handicaps played for this question: {'; '.join(said)}."

@@ -24,6 +24,7 @@ from analysis.claims import (
     sweep_sentence,
     sweep_status,
 )
+from analysis.stats.practical import MIN_VERDICT_DEALS
 from analysis.words import signed
 
 ORDINAL = ("start", "second", "third", "fourth", "fifth")
@@ -69,15 +70,21 @@ def fix_claims(draw: st.DrawFn) -> FixClaim:
         predicted=draw(st.none() | intervals()) if played is None else draw(intervals()),
         played=played,
         threshold=draw(THRESHOLDS),
-        deals=draw(st.integers(1, 50_000)),
-        played_deals=draw(st.integers(1, 50_000)),
+        deals=draw(st.one_of(st.integers(1, 30), st.integers(1, 50_000))),
+        played_deals=draw(st.one_of(st.integers(1, 30), st.integers(1, 50_000))),
         score_unit=unit,  # type: ignore[arg-type]
         score_note="its score is a ranking key, not points",
         missing=draw(st.none() | st.just("the run predates the tiebreak column")),
         base=draw(st.none() | intervals()),
         base_deals=draw(st.integers(1, 50_000)),
         others=tuple(
-            OtherPlay((0, *h), draw(intervals()), draw(st.integers(1, 50_000)), "sibling") for h in others
+            OtherPlay(
+                (0, *h),
+                draw(intervals()),
+                draw(st.one_of(st.integers(1, 30), st.integers(1, 50_000))),
+                "sibling",
+            )
+            for h in others
         ),
         rescored_by=draw(st.sampled_from(["", "greedy"])),
     )
@@ -112,6 +119,17 @@ def test_a_fix_sentence_never_says_more_than_its_numbers(c: FixClaim) -> None:
         assert f"{c.played_deals:,} deals" in text
     _fix_says_no_more_for_no_handicap_or_three_players(c, text)
     _fix_quotes_every_play_and_gives_only_what_play_allows(c, text)
+    _fix_rests_on_enough_deals(c, text)
+
+
+def _fix_rests_on_enough_deals(c: FixClaim, text: str) -> None:
+    """One minimum for every verdict: no handicap put forward from a prediction on fewer than 20
+    deals, and a play on fewer neither confirms nor refutes."""
+    measured = c.missing is None and c.score_unit is not None
+    if measured and c.played is None and c.predicted is not None and c.deals < MIN_VERDICT_DEALS:
+        assert "Give " not in text and "should be fair" not in text and "fewer than the 20" in text
+    if measured and c.played is not None and c.played_deals < MIN_VERDICT_DEALS:
+        assert fix_status(c) == "played, not settled" and "Give " not in text and "refutes" not in text
 
 
 def _fix_quotes_every_play_and_gives_only_what_play_allows(c: FixClaim, text: str) -> None:
@@ -119,16 +137,23 @@ def _fix_quotes_every_play_and_gives_only_what_play_allows(c: FixClaim, text: st
     without a handicap nor for a handicap any play refutes; every other play quoted with its own
     verdict; re-scored plays said so; a fair handicap with no spread not printed as an interval."""
     t, n = c.threshold, len(c.handicap)
-    measured = fix_status(c) not in ("not measured", "not in points")
-    if n >= 3 or (c.base is not None and _inside(c.base, t) and any(c.handicap)):
+    quoted = fix_status(c) not in ("not measured", "not in points")  # other plays are quoted
+    measured = quoted and fix_status(c) != "too few deals"
+    fair_base = c.base is not None and _inside(c.base, t) and c.base_deals >= MIN_VERDICT_DEALS
+    if n >= 3 or (fair_base and any(c.handicap)):
         assert "Give " not in text
     if "Give " in text:
-        assert not any(o.handicap == c.handicap and _outside(o.advantage, t) for o in c.others)
-    if c.base is not None and _inside(c.base, t) and any(c.handicap) and measured:
+        assert not any(
+            o.handicap == c.handicap and o.deals >= MIN_VERDICT_DEALS and _outside(o.advantage, t)
+            for o in c.others
+        )
+    if fair_base and any(c.handicap) and measured:
         assert "already" in text and "without a handicap" in text
-    for o in c.others if measured else ():
+    for o in c.others if quoted else ():
         judged = (
-            "confirmed"
+            "not settled"
+            if o.deals < MIN_VERDICT_DEALS
+            else "confirmed"
             if _inside(o.advantage, t)
             else "refuted"
             if _outside(o.advantage, t)
@@ -137,7 +162,7 @@ def _fix_quotes_every_play_and_gives_only_what_play_allows(c: FixClaim, text: st
         said = re.escape(f"{handicap_words(o.handicap)} in the sibling study ({o.deals:,} deals): ")
         assert re.search(rf"{said}[^;]*\({judged}\)", text)
     if "re-scored" in text:
-        assert c.rescored_by and measured and (c.others or (c.played is not None and any(c.handicap)))
+        assert c.rescored_by and quoted and (c.others or (c.played is not None and any(c.handicap)))
     if measured and any(c.handicap) and c.played is not None and c.rescored_by:
         assert "re-scored" in text
     for seat, f in enumerate(c.fair_at[1:], 1):
@@ -149,7 +174,7 @@ def _fix_quotes_every_play_and_gives_only_what_play_allows(c: FixClaim, text: st
 def _fix_says_no_more_for_no_handicap_or_three_players(c: FixClaim, text: str) -> None:
     """No handicap is not refuted as a handicap; 3+ players read the start player's advantage only."""
     t, none, n = c.threshold, not any(c.handicap), len(c.handicap)
-    measured = c.missing is None and c.score_unit == "points"
+    measured = fix_status(c) not in ("not measured", "not in points", "too few deals")
     if "refutes" in text:
         assert not none  # only a handicap that gives points is refuted by play
     if "no whole-point handicap" in text:
@@ -318,7 +343,7 @@ def test_never_fair_is_not_said_when_a_played_cell_is_fair():
         0.02,
     )
     assert sweep_status(c) == "fair where played"
-    assert "handicap = -3: −0.5 points [−1.3, +0.3]" in sweep_sentence(c)
+    assert "handicap = −3: −0.5 points [−1.3, +0.3]" in sweep_sentence(c)
 
 
 def test_a_slope_interval_holding_zero_never_says_never_fair():

@@ -304,3 +304,23 @@ def test_fairest_on_coin_finds_the_fair_value(tmp_path: Path, ray_local: None):
     assert main(args) == 0  # resumes: nothing left to play, same answer
     again = json.loads((out / "manifest.json").read_text())
     assert again["games_done"] == manifest["games_done"]
+
+
+def test_a_reason_for_no_handicap_shared_by_every_cell_is_said_once(tmp_path):
+    """taluva-switches and the atlas's Taluva page said "Compensation … is not given in points" once
+    per cell: a reason every cell shares is one line for the study."""
+    from helpers_runs import write_run
+
+    from analysis import analyse
+    from analysis.report.fairness import fairness_findings
+
+    cells = [
+        {"id": f"p{n}", "label": f"{n} players", "agents": ["random"] * n, "players": n, "games": 20}
+        for n in (2, 3)
+    ]
+    s = analyse(write_run(tmp_path / "run", name="taluva-two", game="taluva", pair_seats=True, cells=cells))
+    said = [f for f in fairness_findings(s, [], []) if "not given in points" in f.sentence]
+    assert len(said) == 1 and said[0].title == "Handicap"
+    assert said[0].sentence.startswith(
+        "Compensation for any of the 2 cells of this study is not given in points"
+    )

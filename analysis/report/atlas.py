@@ -211,7 +211,7 @@ def _rel(target: pathlib.Path, out: pathlib.Path) -> str:
 def _elo(r: AtlasRow) -> str:
     if not math.isfinite(r.elo):
         return f"{r.rung} (not rated)"
-    return f"{r.rung}, {r.elo:+.0f} Elo [{r.elo_lo:+.0f}, {r.elo_hi:+.0f}]"
+    return f"{r.rung}, {signed(r.elo, 0)} Elo [{signed(r.elo_lo, 0)}, {signed(r.elo_hi, 0)}]"
 
 
 def hours(x: float | None) -> str:
@@ -284,7 +284,7 @@ def _table(doc: Doc, games: list[GameAtlas], out: pathlib.Path) -> None:
 
 
 def _short_elo(r: AtlasRow) -> str:
-    return f"{r.rung} ({r.elo:+.0f} Elo)" if math.isfinite(r.elo) else f"{r.rung} (not rated)"
+    return f"{r.rung} ({signed(r.elo, 0)} Elo)" if math.isfinite(r.elo) else f"{r.rung} (not rated)"
 
 
 def _rungs_read(games: list[GameAtlas]) -> str:

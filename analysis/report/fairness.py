@@ -5,7 +5,15 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ..claims import band_words, fix_sentence, fix_status, plain_play_warning, seat_name, sweep_sentence
+from ..claims import (
+    FixClaim,
+    band_words,
+    fix_sentence,
+    fix_status,
+    plain_play_warning,
+    seat_name,
+    sweep_sentence,
+)
 from ..content import Finding
 from ..fairest import fairest_rounds, race_again
 from ..fairness import CellFix, Sweep, cell_fixes, fix_claim, subject, sweep_claim, sweeps, unmeasured_claims
@@ -48,7 +56,7 @@ def _seat_words(f: CellFix) -> str:
 
 
 def _rule_words(h: tuple[int, ...]) -> str:
-    given = [f"{seat_name(i)} {p:+d}" for i, p in enumerate(h) if p]
+    given = [f"{seat_name(i)} {signed(p, 0)}" for i, p in enumerate(h) if p]
     return "; ".join(given) if given else "none"
 
 
@@ -104,6 +112,15 @@ def _first_up(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
+def _unmeasured(claims: list[FixClaim]) -> list[Finding]:
+    """Why no handicap is given: one line for the whole study when every cell has the same reason
+    (Taluva's ranking key said once, not once per cell), else one per cell."""
+    if len(claims) > 1 and len({(c.score_note, c.missing, c.score_unit) for c in claims}) == 1:
+        every = replace(claims[0], subject=f"any of the {len(claims)} cells of this study")
+        return [Finding("Handicap", fix_sentence(every))]
+    return [Finding(f"Handicap for {c.subject}", fix_sentence(c)) for c in claims]
+
+
 def fairness_findings(s: StudyAnalysis, fixes: list[CellFix], found: list[Sweep]) -> list[Finding]:
     """The verdict block's lines on the fix: each cell's compensation in words, each sweep's answer;
     for a ``fairest`` run only the race's answer (the rest is in the section)."""
@@ -113,7 +130,7 @@ def fairness_findings(s: StudyAnalysis, fixes: list[CellFix], found: list[Sweep]
         if plain:
             line += " " + plain_play_warning("this is the fairest setting for that play")
         return [Finding("Fairest setting", line)]
-    out = [Finding(f"Handicap for {c.subject}", fix_sentence(c)) for c in unmeasured_claims(s)]
+    out = _unmeasured(unmeasured_claims(s))
     out += [
         Finding(f"Handicap for {subject(s, chain[0].cell)}", chain_words(s, chain))
         for chain in _chains(fixes)

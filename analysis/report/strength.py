@@ -17,6 +17,7 @@ from matplotlib.figure import Figure  # noqa: E402
 from ..content import Interval  # noqa: E402
 from ..model import StudyAnalysis  # noqa: E402
 from ..strength import StrengthAnalysis, format_strength, strength_from_rows  # noqa: E402
+from ..words import signed  # noqa: E402
 from .doc import Doc  # noqa: E402
 from .plots import save_figure  # noqa: E402
 
@@ -143,5 +144,5 @@ def strength_section(doc: Doc, s: StudyAnalysis) -> None:
     doc.figure(
         elo_figure(st),
         "elo_ladder",
-        f"{top['agent']} is the strongest agent here ({top['elo']:+.0f} Elo against {st.anchor}).",
+        f"{top['agent']} is the strongest agent here ({signed(top['elo'], 0)} Elo against {st.anchor}).",
     )

@@ -617,6 +617,9 @@ impl Game for Alhambra {
     fn parse_variant(value: &Value, n_players: usize, _files: &Files) -> crate::error::Result<Variant> {
         super::variant::parse(value, n_players)
     }
+    fn normalize_variant(options: Value, n_players: usize) -> Value {
+        super::variant::normalize(options, n_players)
+    }
     fn new(v: &Variant, n: usize, mut rng: Rng) -> Self {
         assert!((2..=MAX_PLAYERS).contains(&n));
         let mut bag: Vec<u8> = (0..N_TILES as u8).collect();

@@ -708,3 +708,17 @@ fn the_progress_features_are_the_leads_times_the_deck_left_and_the_scorings_done
     }
     assert!(some >= 3, "the position has leads to multiply ({some} nonzero)");
 }
+
+#[test]
+fn normal_form_fills_in_the_money_copies_the_rules_give() {
+    use crate::registry::normalize_variant;
+    use serde_json::json;
+    let files = crate::options::Files::new();
+    let norm = |v: serde_json::Value, n| normalize_variant("alhambra", &v, &files, n).expect("valid");
+    assert_eq!(norm(json!({"money_copies": 2}), 2), norm(json!({}), 2), "Dirk's 2-player game: 2 copies");
+    assert_eq!(norm(json!({"money_copies": 3}), 3), norm(json!({}), 3), "3+ players: 3 copies");
+    assert_eq!(norm(json!({"dirk": false, "money_copies": 3}), 2), norm(json!({"dirk": false}), 2));
+    assert_ne!(norm(json!({"money_copies": 3}), 2), norm(json!({}), 2), "3 copies with Dirk is a variant");
+    let official = json!({"money_copies": 2, "dirk_tiles": [6, 6, "third"]});
+    assert_eq!(norm(official, 2), norm(json!({}), 2), "the official rules spelled out are the defaults");
+}

@@ -101,6 +101,17 @@ pub fn schema() -> Vec<OptionSpec> {
     ]
 }
 
+/// The normal form of a complete option object ([`crate::game::Game::normalize_variant`]): an
+/// unset `money_copies` is the count the rules give (2 with Dirk in a 2-player game, else 3), so
+/// `{}` and `{ money_copies = 2 }` at 2 players are one game.
+pub fn normalize(mut options: Value, n_players: usize) -> Value {
+    let dirk = n_players == 2 && options.get("dirk").and_then(Value::as_bool).unwrap_or(true);
+    if options.get("money_copies").is_none_or(Value::is_null) {
+        options["money_copies"] = json!(if dirk { 2 } else { 3 });
+    }
+    options
+}
+
 pub fn parse(value: &Value, n_players: usize) -> Result<Variant> {
     let schema = schema();
     let o = Options::new("alhambra", value, &schema)?;
