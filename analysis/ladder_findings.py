@@ -140,7 +140,8 @@ def _subject(m: LadderMetric, a: float, b: float) -> str:
 def movement(m: LadderMetric, lower: LadderPoint, upper: LadderPoint) -> str:
     """``the start player's disadvantage shrinks from mcts:iters=30 to mcts:iters=1000: −18.0 points
     at mcts:iters=30, −5.0 points at mcts:iters=1000``: what the two rungs show, never a trend over
-    the rungs between (the rungs' trend has its own sentence)."""
+    the rungs between (the rungs' trend has its own sentence); a step between two kinds of agent
+    (``mcts`` to ``xmcts``) says so."""
     a, b = lower.estimate, upper.estimate
     if m.reference is not None:
         ra, rb = a - m.reference, b - m.reference
@@ -151,9 +152,11 @@ def movement(m: LadderMetric, lower: LadderPoint, upper: LadderPoint) -> str:
             verb = "shrinks" if abs(rb) < abs(ra) else "grows"
     else:
         verb = "rises" if b > a else "falls"
+    other = lower.agent.split(":")[0] != upper.agent.split(":")[0]
     return (
         f"{_subject(m, a, b)} {verb} from {lower.agent} to {upper.agent}: {value(m, a)} at {lower.agent}, "
         f"{value(m, b)} at {upper.agent}"
+        + (" (another kind of agent, not only a larger budget)" if other else "")
     )
 
 

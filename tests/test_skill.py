@@ -466,3 +466,15 @@ def test_the_top_step_says_stronger_weaker_or_not_measurably_stronger():
     assert "not measurably stronger" not in weaker
     # the same match recorded the other way round reads the same
     assert words(0.65, 0.60, 0.69, a="second") == weaker
+
+
+def test_a_step_to_another_kind_of_agent_says_so():
+    """hiroba-skill: "the start player's disadvantage grows from mcts:iters=10000 to
+    xmcts:iters=10000" read as more budget; the step changes the search itself."""
+    from analysis.ladder_findings import movement
+
+    lo, hi = _pt("mcts:iters=10000", -0.073, 0.02, 987), _pt("xmcts:iters=10000", -0.16, 0.04, 1105)
+    m = _metric([lo, hi])
+    assert movement(m, lo, hi).endswith("(another kind of agent, not only a larger budget)")
+    same = _pt("mcts:iters=3000", -0.09, 0.02, 846)
+    assert "another kind" not in movement(m, same, lo)
