@@ -46,7 +46,7 @@ from .stats.intervals import unit_means
 from .stats.practical import classify
 from .stats.seats import start_advantage_sequence
 from .stats.sequential import confidence_sequence
-from .words import pts, pts_span
+from .words import around, pts, pts_span
 
 __all__ = ["FairestStep", "fairest_round", "fairest_rounds", "race_again", "sequence_n_opt"]
 
@@ -106,7 +106,7 @@ def candidate(
     near, far = _near_far(a.lo, a.hi)
     return {"cell": cell, "label": label, "games": int(r["game_index"].n_unique()),
             "advantage": a.estimate, "lo": a.lo, "hi": a.hi, "near": near, "far": far,
-            "class": classify(a.lo, a.hi, threshold)} | _secondary(r)  # fmt: skip
+            "class": classify(a.lo, a.hi, threshold), "threshold": threshold} | _secondary(r)  # fmt: skip
 
 
 def candidates(
@@ -146,7 +146,9 @@ RACE_WORDS = {"in": "still in the race", "out (worse)": "out of the race (shown 
 
 
 def _points(c: dict[str, Any]) -> str:
-    return f"{pts(c['advantage'])} points {pts_span(c['lo'], c['hi'])}"
+    """A candidate's advantage, its ends on their side of 0 and of ±t (older records: of 0)."""
+    marks = around(c["threshold"]) if "threshold" in c else (0.0,)
+    return f"{pts(c['advantage'])} points {pts_span(c['lo'], c['hi'], marks)}"
 
 
 def _official_words(
