@@ -77,14 +77,15 @@ SkillStatus = Literal[
 ]  # fmt: skip
 
 
-def plain_play_warning(what: str = "") -> str:
+def plain_play_warning(what: str = "", agents: tuple[str, ...] = ("greedy",)) -> str:
     """The warning beside an answer played only by agents that do not search (greedy, random): one
-    wording for every page; ``what`` says what the answer is (``this is the fairest setting for
-    that play``)."""
+    wording for every page; ``what`` says what the answer is (``this is the race's answer for that
+    play``), ``agents`` who played it."""
     said = f"{what}, and " if what else ""
+    who = " and ".join(sorted(set(agents)))
     return (
-        f"Played by greedy (or random) agents only: {said}the answer may change with skill (a skill "
-        "ladder says whether it does)."
+        f"Played by {who} agents only: {said}the answer may change with skill (a skill ladder says "
+        "whether it does)."
     )
 
 
@@ -512,6 +513,18 @@ def _x(v: float) -> str:
     return f"{v:.2f}".replace("-", MINUS) if math.isfinite(v) else ("∞" if v > 0 else f"{MINUS}∞")
 
 
+def _elsewhere(c: SweepClaim) -> str:
+    """The played values not within ±t, by what their intervals show: `` Elsewhere: beyond ±1 point
+    at −3; not settled at 1.``"""
+    rest = [(x, a) for x, a in c.cells if not a.within(c.threshold)]
+    beyond = [_g(x) for x, a in rest if a.beyond(c.threshold)]
+    open_ = [_g(x) for x, a in rest if not a.beyond(c.threshold)]
+    parts = [f"beyond {band_words(c.threshold)} at {', '.join(beyond)}"] * bool(beyond) + [
+        f"not settled at {', '.join(open_)}"
+    ] * bool(open_)
+    return f" Elsewhere: {'; '.join(parts)}." if parts else ""
+
+
 def _g(v: float) -> str:
     """An option's played value, shortest form, with a true minus sign: ``−2``, ``0.5``."""
     return f"{v:g}".replace("-", MINUS)
@@ -535,7 +548,7 @@ def sweep_sentence(c: SweepClaim) -> str:
     if status == "fair where played":
         fair = [(x, a) for x, a in c.cells if a.within(c.threshold)]
         where = "; ".join(f"{c.option} = {_g(x)}: {_pts(a, c.threshold)}" for x, a in fair)
-        return f"Fair within {band} where played ({c.subject}): {where}."
+        return f"Fair within {band} where played ({c.subject}): {where}.{_elsewhere(c)}"
     if status == "fair on the fitted line":
         cr = c.crossing
         return (

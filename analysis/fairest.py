@@ -195,12 +195,16 @@ def _line(
 ) -> str:
     alive = sorted((c for c in cands if c["status"] == "in"), key=lambda c: (c["far"], c["near"]))
     best = alive[0]
-    lead = official + f"fairest: {best['label']} {_points(best)}"
-    others = (
-        f"{len(alive) - 1} of the {len(cands) - 1} other settings not shown worse"
-        if len(alive) > 1
-        else f"all {len(cands) - 1} other settings shown worse"
-    )
+    if len(alive) == len(cands) > 1:  # nothing dropped: no setting is shown the fairest
+        lead = official + f"closest to fair by its estimate: {best['label']} {_points(best)}"
+        others = f"the race separated none of the {len(cands)} settings"
+    else:
+        lead = official + f"fairest: {best['label']} {_points(best)}"
+        others = (
+            f"{len(alive) - 1} of the {len(cands) - 1} other settings not shown worse"
+            if len(alive) > 1
+            else f"all {len(cands) - 1} other settings shown worse"
+        )
     return f"{lead}; {others}; {spent:,} games spent" + (f"; {fit}" if fit else "")
 
 

@@ -184,9 +184,9 @@ def _closest(s: StudyAnalysis, cells: list[CellInfo], titled: bool) -> Finding:
         family = int(s.comparisons["in_family"].sum()) if "in_family" in s.comparisons.columns else 0
         sentence += _evidence_words(kinds, family)
     sentence += " " + three_way(s, cells)
-    plain = all(a.split(":")[0] in PLAIN_AGENTS for c in cells for a in c.agents)
-    if plain and not s.anytime_valid:  # a raced study's "Fairest setting" line carries it
-        sentence += " " + plain_play_warning()
+    names = tuple(a.split(":")[0] for c in cells for a in c.agents)
+    if all(a in PLAIN_AGENTS for a in names) and not s.anytime_valid:  # a raced study's line carries it
+        sentence += " " + plain_play_warning(agents=names)
     title = "Variant closest to fair" + (f" ({best.n_players} players, {best.lineup})" if titled else "")
     return Finding(title, sentence, tuple(c.id for c in cells))
 

@@ -42,6 +42,7 @@ from scipy import stats as sps
 
 from rundir import Cell
 from rundir import columns as col
+from rundir.source import code_commit
 
 from .agents import iterations as _iters
 from .agents import ladder_key
@@ -380,17 +381,20 @@ def _saturation(mcts_steps: list[dict[str, Any]], diff: Callable[[str, str], tup
     g, lo, hi = diff(first["from"], top)
     if plateau == first["from"]:
         return text + (
-            f", and no higher rung is shown stronger than {first['from']} ({top}: {_elo(g, lo, hi)}). "
+            f", and no higher MCTS rung of these runs is shown stronger than {first['from']} ({top}: "
+            f"{_elo(g, lo, hi)}). "
             f"Strength may level off at {first['from']}, but a gain of up to {hi:.0f} Elo is not ruled "
             "out at this sample size."
         )
     text += f", but {top} is shown stronger than {first['from']} ({_elo(g, lo, hi)}): that step is "
     text += "under-powered, not a plateau. " + (
-        f"No rung above {plateau} is shown stronger than it"
+        f"No MCTS rung of these runs above {plateau} is shown stronger than it"
         if plateau != top
         else "Strength still rises up to the top rung"
     )
-    return text + " at this sample size; more games are needed to locate where strength levels off."
+    return (
+        text + " at this sample size; more games are needed to locate whether and where strength levels off."
+    )
 
 
 def _elo(gain: float, lo: float, hi: float) -> str:
@@ -463,7 +467,8 @@ def _ci(est: float, lo: float, hi: float, digits: int = 3, signed: bool = False)
 
 def format_strength(st: StrengthAnalysis) -> str:
     """Markdown tables: pairings, Elo ladder, rung gains, saturation and notes."""
-    out = [f"## Agent strength: {st.name}", "", f"Runs: {', '.join(st.runs)}.", ""]
+    written = code_commit() or "an installed package (no git checkout)"
+    out = [f"## Agent strength: {st.name}", "", f"Runs: {', '.join(st.runs)}. Written at {written}.", ""]
     out += ["| agent a | agent b | games | units | win share of a [95% CI] |", "|---|---|---|---|---|"]
     for r in st.pairs.iter_rows(named=True):
         out.append(

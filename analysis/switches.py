@@ -164,7 +164,8 @@ def switch_findings(s: StudyAnalysis) -> list[Finding]:
         return []
     band, unit = band_words(s.threshold), "deals" if s.paired else "games"
     words = {
-        "beyond": f"Beyond {band} (the change's interval wholly outside the band: it moves the verdict)",
+        "beyond": f"Beyond {band} (the change's interval wholly outside the band: the switch moves the "
+        f"advantage by more than {band[1:]})",
         "within": f"Within {band} (interval inside the band)",
         "undetermined": f"Undetermined (the interval reaches across ±{band[1:]})",
     }
@@ -212,7 +213,7 @@ def switch_sections(s: StudyAnalysis) -> list[Section]:
             r["agents"],
             f"{r['option']} = {r['value']}",
             f"{pts(r['base_advantage'])} → {pts(r['advantage'])}",
-            Interval(r["diff"], r["lo"], r["hi"], 1, "points"),
+            Interval(r["diff"], r["lo"], r["hi"], 1, "points", around(s.threshold)),
             f"{r['units']:,}",
             r["moves"],
         )

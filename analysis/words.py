@@ -63,8 +63,8 @@ def edge_digits(
     if is_missing(lo, hi):
         return digits
 
-    def side(x: float) -> int:
-        return (x > 1e-9) - (x < -1e-9)
+    def side(x: float) -> int:  # within 1e-6 (of the printed unit) counts as on the mark
+        return (x > 1e-6) - (x < -1e-6)
 
     def keeps(d: int) -> bool:
         return all(

@@ -377,7 +377,7 @@ def test_closest_to_fair_cites_the_differences_with_their_intervals():
     assert "unfair): other (+0.6" in text
     assert "None of these variants" not in text
     # greedy only: the answer may change with skill, said once, in the words the fairest page uses
-    warning = "Played by greedy (or random) agents only: the answer may change with skill (a skill ladder"
+    warning = "Played by greedy agents only: the answer may change with skill (a skill ladder"
     assert text.endswith(warning + " says whether it does).") and text.count("Played by") == 1
 
 

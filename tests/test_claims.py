@@ -344,6 +344,8 @@ def test_never_fair_is_not_said_when_a_played_cell_is_fair():
     )
     assert sweep_status(c) == "fair where played"
     assert "handicap = −3: −0.5 points [−1.3, +0.3]" in sweep_sentence(c)
+    # the other played values are said too (alhambra-handicap left out its undetermined −3 and +1)
+    assert sweep_sentence(c).endswith("Elsewhere: beyond ±2 points at 3; not settled at 0.")
 
 
 def test_a_slope_interval_holding_zero_never_says_never_fair():

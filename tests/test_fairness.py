@@ -298,7 +298,7 @@ def test_fairest_on_coin_finds_the_fair_value(tmp_path: Path, ray_local: None):
     assert games["first=0.5"] > games["first=0.3"]  # games went where the answer was
     report = (out / "report" / "report.md").read_text()
     assert "From diagnosis to fix" in report and "Fairest settings" in report
-    assert "Played by greedy (or random) agents only" in report  # random coin agents: said once
+    assert "Played by random agents only" in report  # random coin agents: said once, naming them
     assert "official first=0.4" in last["line"] and "the fairest minus the official" in last["line"]
     assert "anytime-valid" in report
     assert main(args) == 0  # resumes: nothing left to play, same answer

@@ -435,9 +435,9 @@ def test_a_takeaway_averages_the_cells_without_a_handicap_when_a_study_plays_bot
 
 
 def test_provenance_names_the_commit_that_wrote_the_page(report):
-    from rundir.source import source_commit
+    from rundir.source import code_commit
 
     md = (report.parent / "report.md").read_text()
-    written = source_commit()
+    written = code_commit()
     assert written is not None  # the tests run from a checkout
     assert f"| page written at | {written} |" in md

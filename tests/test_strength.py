@@ -263,11 +263,17 @@ def test_saturation_statement_tells_a_plateau_from_an_under_powered_step() -> No
     diffs[b, c] = (5.0, -30.0, 40.0)
     steps = [_step(a, b, *diffs[a, b]), _step(b, c, *diffs[b, c])]
     text = _saturation(steps, lambda x, y: diffs[x, y])
-    assert f"no higher rung is shown stronger than {b}" in text and f"may level off at {b}" in text
+    assert (
+        f"no higher MCTS rung of these runs is shown stronger than {b}" in text
+        and f"may level off at {b}" in text
+    )
     assert "a gain of up to 40 Elo is not ruled out" in text  # never "saturates" on an interval holding 0
     # a -> b not significant but c is above a: the step is under-powered, strength still rises.
     diffs[a, b], diffs[b, c] = (20.0, -10.0, 50.0), (30.0, -5.0, 65.0)
     steps = [_step(a, b, *diffs[a, b]), _step(b, c, *diffs[b, c])]
     text = _saturation(steps, lambda x, y: diffs[x, y])
-    assert "under-powered, not a plateau" in text and f"No rung above {b} is shown stronger" in text
+    assert (
+        "under-powered, not a plateau" in text
+        and f"No MCTS rung of these runs above {b} is shown stronger" in text
+    )
     assert "saturates" not in text and "level off at" not in text

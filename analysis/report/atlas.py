@@ -31,7 +31,7 @@ from ..atlas import AtlasRow, GameAtlas, SeatShare, cell_words, game_atlas, poin
 from ..stats.practical import MIN_VERDICT_DEALS
 from ..words import around, pts, pts_span, signed
 from .doc import Doc
-from .methods import glossary_table, terms_used
+from .methods import glossary_table, terms_used, written_at
 from .style import OKABE_ITO
 
 __all__ = [
@@ -479,6 +479,7 @@ def _provenance(
         [g.game, g.study, f"{g.games:,}", g.git_commit or "n/a", f"{g.game}/index.html"] for g in games
     ]
     doc.table(["game", "study", "games", "git commit of the run", "full report"], rows)
+    doc.para(f"Page written at {written_at()} (the commit of the code that wrote it).")
 
 
 #: The sentence at the top of every game's full report beside the atlas page (:func:`mark_game_pages`);

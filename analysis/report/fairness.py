@@ -49,10 +49,15 @@ def chain_words(s: StudyAnalysis, chain: list[CellFix]) -> str:
 
 
 def _seat_words(f: CellFix) -> str:
-    return "; ".join(
-        f"{seat_name(i)}: {signed(f.comp.points[i])} [{signed(f.comp.lo[i])}, {signed(f.comp.hi[i])}]"
-        for i in range(1, f.cell.n_players)
-    )
+    """Each seat's fair handicap with its interval; one whose interval has no width as printed is
+    shown without one (the bootstrap found no spread: a point only decides ties there)."""
+
+    def one(i: int) -> str:
+        lo, hi = signed(f.comp.lo[i]), signed(f.comp.hi[i])
+        spread = f" [{lo}, {hi}]" if lo != hi else " (no spread)"
+        return f"{seat_name(i)}: {signed(f.comp.points[i])}{spread}"
+
+    return "; ".join(one(i) for i in range(1, f.cell.n_players))
 
 
 def _rule_words(h: tuple[int, ...]) -> str:
@@ -126,9 +131,9 @@ def fairness_findings(s: StudyAnalysis, fixes: list[CellFix], found: list[Sweep]
     for a ``fairest`` run only the race's answer (the rest is in the section)."""
     if fairest_rounds(s.manifest):
         line = _first_up(race_again(s.manifest, s.rows, s.threshold)[1]) + "."
-        plain = all(a.split(":")[0] in PLAIN_AGENTS for c in s.info for a in c.agents)
-        if plain:
-            line += " " + plain_play_warning("this is the fairest setting for that play")
+        names = tuple(a.split(":")[0] for c in s.info for a in c.agents)
+        if all(a in PLAIN_AGENTS for a in names):
+            line += " " + plain_play_warning("this is the race's answer for that play", names)
         return [Finding("Fairest setting", line)]
     out = _unmeasured(unmeasured_claims(s))
     out += [

@@ -113,9 +113,13 @@ def parts_plot(s: StudyAnalysis) -> DotPlot | None:
 
 
 def _averaged(cells: list[Any], noun: str) -> tuple[list[Any], str]:
-    """The cells a takeaway averages (:func:`analysis.model.unhandicapped`), and its words."""
+    """The cells a takeaway averages (:func:`analysis.model.unhandicapped`; of several line-ups, the
+    strongest one's, since line-ups may disagree), and its words."""
     used, some = unhandicapped(cells)
     but = " without a handicap" if some else ""
+    if len({c.lineup for c in used}) > 1:  # line-ups may disagree: the strongest one speaks
+        top = max(used, key=lambda c: c.strength).lineup
+        used, but = [c for c in used if c.lineup == top], f"{but} of the strongest line-up ({top})"
     if len(used) == 1:
         return used, f"the one {noun.replace('cells', 'cell', 1)}{but}"
     return used, f"the plain mean over the {len(used)} {noun}{but}" + _over(used)
@@ -195,10 +199,16 @@ def scores_plot(s: StudyAnalysis) -> DotPlot:
     shown = s.scores.filter(pl.col("cell").is_in([c.id for c in averaged]))
     means = shown.group_by("seat").agg(pl.col("mean_score").mean()).sort("seat")
     top = means.sort("mean_score", descending=True).row(0)
+    takeaway = f"Seat {top[0] + 1} has the highest mean score ({top[1]:.1f} points, {over})."
+    if len({c.n_players for c in averaged}) > 1:  # a seat that only larger games have is not comparable
+        takeaway = (
+            "Mean final score by seat in each cell; seats are compared within a cell (the player counts "
+            "differ)."
+        )
     return DotPlot(
         "scores_by_seat",
         "Mean final score by seat",
-        f"Seat {top[0] + 1} has the highest mean score ({top[1]:.1f} points, {over}).",
+        takeaway,
         "final score, game points (95% CI)",
         dots,
     )

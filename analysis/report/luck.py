@@ -49,8 +49,8 @@ def estimator_lead(s: StudyAnalysis) -> list[str]:
         return []
     return [
         "Estimator: raw, the default: every number reads the win share as played; "
-        f"{unit} the luck-corrected advantage would save: {_saved(rows)} (Luck against skill; above ×1 it "
-        f"needs fewer {unit} for the same interval)."
+        f"{unit} the luck-corrected advantage would save: {_saved(rows)} (Luck against skill: the same "
+        f"interval from that many times fewer {unit}; below ×1 it would need more, so it saves none)."
     ]
 
 

@@ -7,7 +7,7 @@ import re
 from collections.abc import Sequence
 
 from rundir import EngineSpec
-from rundir.source import source_commit
+from rundir.source import code_commit
 
 from ..agents import describe, ladder_key
 from ..claims import threshold_source_words
@@ -192,7 +192,7 @@ METHOD_GLOSSARY = (
     ),
     (
         "confidence sequence",
-        "the anytime-valid interval used here: one interval per look, all of which hold the true value "
+        "an anytime-valid interval: one interval per look, all of which hold the true value "
         "together in 95% of studies; about 1.5 times as wide as an interval read once with many deals, "
         "wider with few (about twice at 100, 3 to 5 times on a handful)",
     ),
@@ -332,6 +332,11 @@ def _engine(engine: EngineSpec) -> str:
     return "; ".join(x for x in (rules, f"agents {agents}" if agents else "") if x) or "n/a"
 
 
+def written_at() -> str:
+    """The commit of the code that writes the page (Provenance's "page written at")."""
+    return code_commit() or "an installed package (no git checkout)"
+
+
 def _source_key(source: str) -> str:
     """Where the threshold came from, as the analysis records it (Provenance only): ``default``,
     ``study setting practical_threshold``, or ``given for this report``."""
@@ -355,7 +360,7 @@ def provenance(doc: Doc, s: StudyAnalysis) -> None:
         ["started", m.started],
         ["finished", m.finished or "n/a"],
         *([["played at (git commit)", m.git_commit]] if m.git_commit else []),  # from a checkout only
-        ["page written at", source_commit() or "an installed package (no git checkout)"],
+        ["page written at", written_at()],
         ["versions", versions],
         ["engine", _engine(m.engine)],
     ]

@@ -73,8 +73,8 @@ def advantage(doc: Doc, s: StudyAnalysis) -> None:
         [
             [
                 c.name,
-                _pts(s.advantage_row(c.id), "advantage", "lo", "hi"),
-                *[_pts(s.advantage_row(c.id), p.estimate, p.lo, p.hi) for p in parts],
+                _pts(s.advantage_row(c.id), "advantage", "lo", "hi", s.threshold),
+                *[_pts(s.advantage_row(c.id), p.estimate, p.lo, p.hi, s.threshold) for p in parts],
             ]
             for c in s.balance
         ],
