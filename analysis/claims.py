@@ -50,6 +50,7 @@ __all__ = [
     "fix_sentence",
     "fix_status",
     "handicap_words",
+    "option_value",
     "plain_play_warning",
     "seat_name",
     "skill_sentence",
@@ -368,7 +369,32 @@ def fix_sentence(c: FixClaim) -> str:
             f"{MIN_VERDICT_DEALS} a verdict needs."
         )
         return " ".join(x for x in (few, _others(c), _rescored(c)) if x)
-    return " ".join(x for x in (_already(c) or _fix_words(c, status), _others(c), _rescored(c)) if x)
+    main = _already(c) or _fix_words(c, status)
+    return " ".join(x for x in (main, _needed(c, status), _adapts(c, status), _others(c), _rescored(c)) if x)
+
+
+def _needed(c: FixClaim, status: FixStatus) -> str:
+    """A handicap confirmed by play while the game without one is not settled either way: the
+    handicap suffices, but is not shown to be needed."""
+    if status != "confirmed" or c.base is None or _rule(c) == "no handicap":
+        return ""
+    if c.base.within(c.threshold) or c.base.beyond(c.threshold):
+        return ""
+    return (
+        f"Without a handicap ({c.base_deals:,} deals) it is not settled either way: "
+        f"{_pts(c.base, c.threshold)}, so the handicap is not shown to be needed."
+    )
+
+
+def _adapts(c: FixClaim, status: FixStatus) -> str:
+    """A prediction for agents that read the handicap (searches): the recount cannot see them adapt."""
+    predicted = status in ("predicted fair", "predicted not fair", "prediction not settled")
+    if not predicted or c.rescored_by or _rule(c) == "no handicap":
+        return ""
+    return (
+        "Searching agents adapt to a handicap, which a recount of the scores does not see: only play "
+        "settles it."
+    )
 
 
 def _others(c: FixClaim) -> str:
@@ -517,15 +543,15 @@ def _elsewhere(c: SweepClaim) -> str:
     """The played values not within ±t, by what their intervals show: `` Elsewhere: beyond ±1 point
     at −3; not settled at 1.``"""
     rest = [(x, a) for x, a in c.cells if not a.within(c.threshold)]
-    beyond = [_g(x) for x, a in rest if a.beyond(c.threshold)]
-    open_ = [_g(x) for x, a in rest if not a.beyond(c.threshold)]
+    beyond = [option_value(x) for x, a in rest if a.beyond(c.threshold)]
+    open_ = [option_value(x) for x, a in rest if not a.beyond(c.threshold)]
     parts = [f"beyond {band_words(c.threshold)} at {', '.join(beyond)}"] * bool(beyond) + [
         f"not settled at {', '.join(open_)}"
     ] * bool(open_)
     return f" Elsewhere: {'; '.join(parts)}." if parts else ""
 
 
-def _g(v: float) -> str:
+def option_value(v: float) -> str:
     """An option's played value, shortest form, with a true minus sign: ``−2``, ``0.5``."""
     return f"{v:g}".replace("-", MINUS)
 
@@ -547,7 +573,7 @@ def sweep_sentence(c: SweepClaim) -> str:
     band = band_words(c.threshold)
     if status == "fair where played":
         fair = [(x, a) for x, a in c.cells if a.within(c.threshold)]
-        where = "; ".join(f"{c.option} = {_g(x)}: {_pts(a, c.threshold)}" for x, a in fair)
+        where = "; ".join(f"{c.option} = {option_value(x)}: {_pts(a, c.threshold)}" for x, a in fair)
         return f"Fair within {band} where played ({c.subject}): {where}.{_elsewhere(c)}"
     if status == "fair on the fitted line":
         cr = c.crossing
@@ -558,9 +584,9 @@ def sweep_sentence(c: SweepClaim) -> str:
     if status == "never fair":
         side = "ahead" if c.cells[0][1].lo > 0 else "behind"
         return (
-            f"Never fair between {_g(c.x_min)} and {_g(c.x_max)} ({c.subject}): every played value leaves "
-            f"the start player {side} beyond {band}, and the fitted line crosses fair only outside the range "
-            f"({_fit_words(c)})."
+            f"Never fair between {option_value(c.x_min)} and {option_value(c.x_max)} ({c.subject}): every "
+            f"played value leaves the start player {side} beyond {band}, and the fitted line crosses fair "
+            f"only outside the range ({_fit_words(c)})."
         )
     return (
         f"Not settled ({c.subject}): no played value of {c.option} is shown within {band}, and the played "

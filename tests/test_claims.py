@@ -401,7 +401,12 @@ def test_three_players_are_said_fair_for_the_start_player_only():
         "player's advantage in 3-player Hiroba within ±1 point (a prediction; the other seats' shares "
         "were not predicted): "
     )
-    assert text.endswith("within ±1 point (not played).")
+    assert text.endswith(
+        "within ±1 point (not played). Searching agents adapt to a handicap, which a recount of the "
+        "scores does not see: only play settles it."
+    )  # a line-up not said to ignore the handicap: its agents may adapt
+    greedy = fix_sentence(replace(c, rescored_by="greedy"))
+    assert greedy.endswith("within ±1 point (not played).")  # greedy does not read the handicap
     played = fix_sentence(_claim(subject="3-player Hiroba", handicap=(0, 1, 2), fair_at=three,
                                  played=Interval(0.002, -0.004, 0.008), played_deals=5000))  # fmt: skip
     assert "is fair" not in played and "Give" not in played
@@ -637,3 +642,21 @@ def test_a_fair_handicap_without_spread_is_not_printed_as_an_interval():
     rounded = fix_sentence(_claim(subject="3-player Game", handicap=(0, 0, -1), fair_at=five))
     assert "the second player −0.3; the third player −0.7 [−0.7, −0.6] points" in rounded
     assert "a fraction of a point only decides ties" in rounded
+
+
+def test_a_confirmed_handicap_on_a_game_not_settled_without_one_is_not_said_needed():
+    """alhambra-handicap mcts:iters=100: "Give the start player +1 point" (played +0.2 [−2.1, +2.4])
+    while the game without a handicap, −0.7 [−3.03, +1.58], was not shown unfair either."""
+    c = _claim(
+        subject="2-player Alhambra (none, mcts:iters=100)",
+        handicap=(0, -1),
+        played=Interval(0.002, -0.021, 0.024),
+        played_deals=1000,
+        threshold=0.03,
+        base=Interval(-0.007, -0.0303, 0.0158),
+        base_deals=1000,
+    )
+    assert fix_status(c) == "confirmed"
+    assert "so the handicap is not shown to be needed" in fix_sentence(c)
+    shown = replace(c, base=Interval(-0.05, -0.07, -0.035))  # beyond ±3 without it: needed
+    assert "not shown to be needed" not in fix_sentence(shown)

@@ -10,6 +10,7 @@ from ..claims import (
     band_words,
     fix_sentence,
     fix_status,
+    option_value,
     plain_play_warning,
     seat_name,
     sweep_sentence,
@@ -188,7 +189,7 @@ def fairness_section(
     if fixes:
         _fixes(doc, s, fixes)
     for w in found:
-        cells = ", ".join(f"{x:g}" for _, x in sorted(w.cells, key=lambda t: t[1]))
+        cells = ", ".join(option_value(x) for _, x in sorted(w.cells, key=lambda t: t[1]))
         doc.para(f"Sweep of {w.option} ({w.label}; values {cells}): {sweep_sentence(sweep_claim(s, w))}")
     if found:
         doc.para(
