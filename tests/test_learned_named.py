@@ -48,7 +48,9 @@ def test_the_report_names_the_learned_evaluation_and_what_it_was_fitted_on(
         "hiroba": f"hiroba_eval_weights.txt (hash {rust_core.eval_hash('hiroba')}), fitted on {fitted}"
     }
     md = (write_report(out).parent / "report.md").read_text()
-    assert f"Learned evaluation of hiroba (xmcts): {recorded['hiroba']}." in md
+    said = recorded["hiroba"].replace("variant {}", "the engine's default rules (no variant option set)")
+    assert "variant {}" in recorded["hiroba"] and f"Learned evaluation of hiroba (xmcts): {said}." in md
+    assert "An xmcts version is its own version mixed with the content hash" in md
     version = rust_core.agent_version("xmcts", "hiroba")
     row = rf"^\| xmcts:iters=8 \| {version} \| the tree search of mcts .*learned evaluation"
     assert re.search(row, md, re.M), "the methods table describes xmcts"

@@ -89,6 +89,11 @@ def methods(doc: Doc, s: StudyAnalysis) -> None:
         ["agent", "version", "what it does"],
         [[a, str(known.get(a, "not recorded")), describe(a).split(": ", 1)[1]] for a in agents],
     )
+    if any(a.startswith("xmcts") for a in agents):
+        doc.para(
+            "An xmcts version is its own version mixed with the content hash of the game's learned "
+            "evaluation (below), hence the long number: a refitted evaluation is another agent."
+        )
     for name, evaluation in s.manifest.engine.evaluations.items():
         doc.para(
             f"Learned evaluation of {name} (xmcts): {_fitted_words(evaluation)}. Cells of another variant "
