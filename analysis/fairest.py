@@ -161,8 +161,9 @@ def _official_words(
         return "the study file names no official setting; "
     o = next(c for c in cands if c["cell"] == official)
     said = f"official {o['label']}: {_points(o)}, {RACE_WORDS[o['status']]}; "
+    name = _best_name(cands)
     if best["cell"] == official:
-        return said + "it is the fairest; "
+        return said + f"it is {name}; "
     unit = "deal_index" if paired else "game_index"
     per = [
         unit_means(rows[c].filter(pl.col("seat") == 0), start_outcome(study, rows[c]), paired=paired)
@@ -171,17 +172,26 @@ def _official_words(
     both = per[0].join(per[1], on="unit", suffix="_b")
     d = confidence_sequence((both["value_b"] - both["value"]).to_numpy())
     return said + (
-        f"the fairest minus the official, over the {d.n_units:,} {unit.split('_')[0]}s both played: "
-        f"{pts(d.estimate)} points {pts_span(d.lo, d.hi)}{_closer_words(d.lo, d.hi, best, o)}; "
+        f"{name} minus the official, over the {d.n_units:,} {unit.split('_')[0]}s both played: "
+        f"{pts(d.estimate)} points {pts_span(d.lo, d.hi)}{_closer_words(d.lo, d.hi, best, o, name)}; "
     )
 
 
-def _closer_words(lo: float, hi: float, best: dict[str, Any], official: dict[str, Any]) -> str:
+def _best_name(cands: list[dict[str, Any]]) -> str:
+    """What the race's best setting is called: ``the fairest`` once the race dropped a setting, else
+    only ``the closest by its estimate`` (nothing was shown farther from fair)."""
+    dropped = any(c["status"] != "in" for c in cands)
+    return "the fairest" if dropped or len(cands) < 2 else "the closest by its estimate"
+
+
+def _closer_words(
+    lo: float, hi: float, best: dict[str, Any], official: dict[str, Any], name: str = "the fairest"
+) -> str:
     """Whether the difference (fairest minus official, interval ``[lo, hi]``) shows the fairest
     closer to fair: only when the interval excludes 0 on the side that moves the official towards
     0; an interval holding 0 says the difference is not shown."""
     if lo <= 0 <= hi:
-        return " (it holds 0: the fairest is not shown closer to fair than the official)"
+        return f" (it holds 0: {name} is not shown closer to fair than the official)"
     towards = (lo > 0) == (official["advantage"] < 0)
     closer = abs(best["advantage"]) < abs(official["advantage"])
     return " (closer to fair)" if towards and closer else ""
