@@ -64,7 +64,9 @@
 //! in turn on the candidates still in (an iteration takes its candidate at the root and selects
 //! as usual below it), then keeps the better half by mean reward (ties: the better prior). The
 //! last candidate left is the move; `stop` does not apply. Simultaneous decisions search as
-//! without it.
+//! without it. `root=halving_bias` ranks by mean reward plus the progressive bias
+//! `bias * prior / (visits + 1)` instead (closer to Gumbel's prior plus value). Both measured no
+//! gain at about 5 ms per decision (`bench/experiments/2026-11-29-gumbel-root/`).
 //!
 //! The move played: at a turn, the most visited root candidate (ties: the higher mean
 //! reward, then the better prior); at a simultaneous decision, a choice drawn in proportion
@@ -94,6 +96,9 @@ pub enum Root {
     Uct,
     /// Sequential halving over the `root_m` candidates of best prior (see the module docs).
     Halving,
+    /// The same, ranking the candidates by mean reward plus the progressive bias
+    /// `bias * prior / (visits + 1)` (the prior weighs more where candidates have few visits).
+    HalvingBias,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -543,15 +548,16 @@ impl<G: Evaluate> MctsAgent<G> {
         k
     }
 
-    /// `root=halving`: orders the first `k` candidates by mean reward, best first (ties: the
-    /// better prior, then the earlier edge).
+    /// `root=halving`: orders the first `k` candidates by mean reward (`halving_bias`: plus the
+    /// progressive bias), best first (ties: the better prior, then the earlier edge).
     fn rank_candidates(&mut self, k: usize) {
         let tab = self.tables[self.nodes[0].first_table as usize];
         let edges = &self.edges[tab.start as usize..(tab.start + tab.len) as usize];
+        let bias = if self.cfg.root == Root::HalvingBias { self.cfg.bias } else { 0.0 };
         let key = |c: u32| {
             let e = &edges[c as usize];
             let mean = if e.visits > 0 { e.reward / e.visits as f64 } else { 0.0 };
-            (mean, e.prior)
+            (mean + bias * e.prior / (e.visits as f64 + 1.0), e.prior)
         };
         self.cands[..k].sort_unstable_by(|&a, &b| {
             let ((ma, pa), (mb, pb)) = (key(a), key(b));
@@ -932,7 +938,7 @@ impl<G: Evaluate> Agent<G> for MctsAgent<G> {
         self.root_legal.clear();
         self.root_legal.extend(self.legal.iter().copied());
         let first = self.legal[0];
-        if self.cfg.root == Root::Halving && !view.decision().is_simultaneous() {
+        if self.cfg.root != Root::Uct && !view.decision().is_simultaneous() {
             return self.halving(view, first, rng);
         }
         let stop = self.cfg.stop > 0.0;

@@ -196,7 +196,8 @@ impl AgentSpec {
     /// = never: a search at a turn ends once its most visited root candidate leads every other
     /// by more than `stop` times the iterations left; 1 = once none can catch up), `root` (`uct`,
     /// default, | `halving`: at a turn, sequential halving over the `root_m` root candidates of
-    /// best prior, 2..=64, default 8; see the `mcts` module docs).
+    /// best prior, 2..=64, default 8, | `halving_bias`: the same, ranked with the progressive
+    /// bias; see the `mcts` module docs).
     pub fn mcts_config_for(&self, game_defaults: &str) -> Result<mcts::MctsConfig> {
         let mut cfg = mcts::MctsConfig::default();
         if self.name != "mcts1" {
@@ -228,7 +229,8 @@ impl AgentSpec {
                 cfg.root = match v {
                     "uct" => mcts::Root::Uct,
                     "halving" => mcts::Root::Halving,
-                    _ => return Err(self.bad(format!("root={v}: allowed uct, halving"))),
+                    "halving_bias" => mcts::Root::HalvingBias,
+                    _ => return Err(self.bad(format!("root={v}: allowed uct, halving, halving_bias"))),
                 }
             }
             "prior" => {

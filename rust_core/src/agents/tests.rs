@@ -711,8 +711,9 @@ fn root_halving_parses_and_refuses_with_the_allowed_values() {
     assert_eq!(cfg("xmcts:root=uct").root, super::mcts::Root::Uct);
     let halving = cfg("xmcts:root=halving,root_m=16");
     assert_eq!((halving.root, halving.root_m), (super::mcts::Root::Halving, 16));
+    assert_eq!(cfg("xmcts:root=halving_bias").root, super::mcts::Root::HalvingBias);
     let e = AgentSpec::parse("xmcts:root=gumbel").unwrap_err().to_string();
-    assert!(e.contains("root=gumbel") && e.contains("allowed uct, halving"), "{e}");
+    assert!(e.contains("root=gumbel") && e.contains("allowed uct, halving, halving_bias"), "{e}");
     for bad in ["xmcts:root_m=1", "xmcts:root_m=65", "xmcts:root_m=x"] {
         let e = AgentSpec::parse(bad).unwrap_err().to_string();
         assert!(e.contains("allowed an integer 2..=64"), "{bad}: {e}");
