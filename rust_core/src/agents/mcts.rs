@@ -508,9 +508,11 @@ impl<G: Evaluate> MctsAgent<G> {
         best.action
     }
 
-    /// `root=halving`: builds the root (or widens a kept one) so that it holds the `root_m`
-    /// candidates of best prior legal in the true position (all of them if fewer), and puts
-    /// them, best prior first, in `self.cands`; returns how many.
+    /// `root=halving`: builds the root (or widens a kept one) so that it holds every action
+    /// legal in the true position, and puts the `root_m` candidates (all if fewer) in
+    /// `self.cands`: the action of best prior of each action kind first (the greedy values of
+    /// two kinds, e.g. drawing cards and playing one, are not comparable), then the others by
+    /// prior; best prior first within each; returns how many.
     fn root_candidates(&mut self, view: &View<G>, rng: &mut Rng) -> usize {
         let m = self.cfg.root_m.clamp(1, MAX_ROOT_M) as usize;
         let state = view.determinize(rng);
@@ -524,7 +526,7 @@ impl<G: Evaluate> MctsAgent<G> {
             let edges = &me.edges[tab.start as usize..(tab.start + tab.len) as usize];
             edges.iter().filter(|e| me.root_legal.contains(&e.action)).count()
         };
-        if legal_edges(self) < m.min(self.root_legal.len()) {
+        if legal_edges(self) < self.root_legal.len() {
             self.merge(t, &state);
         }
         let tab = self.tables[t];
@@ -533,6 +535,25 @@ impl<G: Evaluate> MctsAgent<G> {
             let e = &self.edges[(tab.start + i) as usize];
             if self.root_legal.contains(&e.action) {
                 self.order.push((-e.prior, i as u64, i));
+            }
+        }
+        // Each kind's best: its key moved below every other (priors are in [0, 1]).
+        let p = tab.player as usize;
+        let kinds = state.action_kinds(p);
+        if kinds.count_ones() > 1 {
+            for kind in (0..32).filter(|k| kinds & (1 << k) != 0) {
+                self.legal.clear();
+                state.legal_actions(p, Some(kind), &mut self.legal);
+                self.legal_set.clear();
+                self.legal_set.extend(self.legal.iter().copied());
+                let edges = &self.edges;
+                let of_kind = self
+                    .order
+                    .iter_mut()
+                    .filter(|o| o.0 >= -1.0 && self.legal_set.contains(&edges[(tab.start + o.2) as usize].action));
+                if let Some(best) = of_kind.min_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1))) {
+                    best.0 -= 2.0;
+                }
             }
         }
         let by_key = |a: &(f64, u64, u32), b: &(f64, u64, u32)| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1));

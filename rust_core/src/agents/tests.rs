@@ -722,7 +722,8 @@ fn root_halving_parses_and_refuses_with_the_allowed_values() {
 }
 
 /// `root=halving` at Alhambra turns (fresh trees): the move is legal, the same for a seed, and
-/// the search spends its iterations on the `root_m` candidates of best prior only.
+/// the search spends its iterations on `root_m` candidates only, among them the best prior of
+/// each action kind, the others of better prior than any left out.
 #[test]
 fn root_halving_plays_a_legal_deterministic_move_among_its_candidates() {
     use super::Agent;
@@ -751,7 +752,18 @@ fn root_halving_plays_a_legal_deterministic_move_among_its_candidates() {
         assert!((200..=212).contains(&visits), "after {moves} moves: {visits} root visits");
         let searched: Vec<_> = edges.iter().filter(|e| e.2 > 0).collect();
         assert_eq!(searched.len(), legal.len().min(4), "after {moves} moves: {edges:?}");
-        let worst_searched = searched.iter().map(|e| e.1).fold(f64::INFINITY, f64::min);
+        let kinds = g.action_kinds(p);
+        let mut kind_best = Vec::new();
+        for kind in (0..32).filter(|k| kinds & (1 << k) != 0) {
+            let mut of_kind = Vec::new();
+            g.legal_actions(p, Some(kind), &mut of_kind);
+            let searched_of_kind = edges.iter().filter(|e| of_kind.contains(&e.0) && e.2 > 0);
+            let best = searched_of_kind.max_by(|a, b| a.1.total_cmp(&b.1));
+            assert!(kinds.count_ones() > 4 || best.is_some(), "after {moves} moves: kind {kind} unsearched: {edges:?}");
+            kind_best.extend(best.map(|e| e.0));
+        }
+        let others = searched.iter().filter(|e| !kind_best.contains(&e.0));
+        let worst_searched = others.map(|e| e.1).fold(f64::INFINITY, f64::min);
         assert!(edges.iter().filter(|e| e.2 == 0).all(|e| e.1 <= worst_searched), "{edges:?}");
         // The move is among the most visited (the last round's two share the most visits).
         let most = edges.iter().map(|e| e.2).max().unwrap();
