@@ -57,16 +57,16 @@
 //!
 //! **Sequential halving at the root** (`root=halving`, `xmcts` only; default `uct`), after the
 //! root of Gumbel AlphaZero (Danihelka, Guez, Schrittwieser & Silver, "Policy improvement by
-//! planning with Gumbel", ICLR 2022) without its sampling: at a turn, the `root_m` root
-//! candidates of best prior legal in the true position (the root keeps at least that many; a
-//! kept root short of them gets the sample's other legal actions) share the iterations in
-//! `ceil(log2(m))` rounds. Each round spends an equal part of the iterations left, equally and
+//! planning with Gumbel", ICLR 2022) without its sampling: at a turn, `root_m` root candidates
+//! legal in the true position (the root holds every legal action), the best prior of each action
+//! kind first (greedy values of two kinds are not comparable), then the others by prior, share
+//! the iterations in `ceil(log2(m))` rounds. Each round spends an equal part of the iterations left, equally and
 //! in turn on the candidates still in (an iteration takes its candidate at the root and selects
 //! as usual below it), then keeps the better half by mean reward (ties: the better prior). The
 //! last candidate left is the move; `stop` does not apply. Simultaneous decisions search as
 //! without it. `root=halving_bias` ranks by mean reward plus the progressive bias
-//! `bias * prior / (visits + 1)` instead (closer to Gumbel's prior plus value). Both measured no
-//! gain at about 5 ms per decision (`bench/experiments/2026-11-29-gumbel-root/`).
+//! `bias * prior / (visits + 1)` instead (closer to Gumbel's prior plus value). Neither gained at
+//! about 5 ms per decision; Titania lost badly (`bench/experiments/2026-11-29-gumbel-root/`).
 //!
 //! The move played: at a turn, the most visited root candidate (ties: the higher mean
 //! reward, then the better prior); at a simultaneous decision, a choice drawn in proportion

@@ -195,9 +195,9 @@ impl AgentSpec {
     /// decisions below the root; an experiment, off in every game) and `stop` (0..=1, default 0
     /// = never: a search at a turn ends once its most visited root candidate leads every other
     /// by more than `stop` times the iterations left; 1 = once none can catch up), `root` (`uct`,
-    /// default, | `halving`: at a turn, sequential halving over the `root_m` root candidates of
-    /// best prior, 2..=64, default 8, | `halving_bias`: the same, ranked with the progressive
-    /// bias; see the `mcts` module docs).
+    /// default, | `halving`: at a turn, sequential halving over `root_m` root candidates, 2..=64,
+    /// default 8, each action kind's best prior first, | `halving_bias`: the same, ranked with the
+    /// progressive bias; see the `mcts` module docs).
     pub fn mcts_config_for(&self, game_defaults: &str) -> Result<mcts::MctsConfig> {
         let mut cfg = mcts::MctsConfig::default();
         if self.name != "mcts1" {
