@@ -55,6 +55,19 @@
 //! play, sooner; a smaller `stop` ends sooner still and may rarely play another move. The
 //! iterations saved are CPU time: at equal CPU per decision the search can be given more.
 //!
+//! **Sequential halving at the root** (`root=halving`, `xmcts` only; default `uct`), after the
+//! root of Gumbel AlphaZero (Danihelka, Guez, Schrittwieser & Silver, "Policy improvement by
+//! planning with Gumbel", ICLR 2022) without its sampling: at a turn, `root_m` root candidates
+//! legal in the true position (the root holds every legal action), the best prior of each action
+//! kind first (greedy values of two kinds are not comparable), then the others by prior, share
+//! the iterations in `ceil(log2(m))` rounds. Each round spends an equal part of the iterations left, equally and
+//! in turn on the candidates still in (an iteration takes its candidate at the root and selects
+//! as usual below it), then keeps the better half by mean reward (ties: the better prior). The
+//! last candidate left is the move; `stop` does not apply. Simultaneous decisions search as
+//! without it. `root=halving_bias` ranks by mean reward plus the progressive bias
+//! `bias * prior / (visits + 1)` instead (closer to Gumbel's prior plus value). Neither gained at
+//! about 5 ms per decision; Titania lost badly (`bench/experiments/2026-11-29-gumbel-root/`).
+//!
 //! The move played: at a turn, the most visited root candidate (ties: the higher mean
 //! reward, then the better prior); at a simultaneous decision, a choice drawn in proportion
 //! to the root visits of the agent's own table (the mixed final policy of decoupled UCT,
@@ -73,6 +86,20 @@ const NONE: u32 = u32::MAX;
 pub const DEFAULT_DEPTH: u32 = 10;
 /// Iterations between two `stop` tests.
 const STOP_EVERY: u32 = 16;
+/// The most candidates `root=halving` may consider (`root_m`).
+pub const MAX_ROOT_M: u32 = 64;
+
+/// How a search at a turn chooses among the root candidates (`xmcts`'s `root`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Root {
+    /// UCT at the root as below it; the move is the most visited candidate (the default).
+    Uct,
+    /// Sequential halving over the `root_m` candidates of best prior (see the module docs).
+    Halving,
+    /// The same, ranking the candidates by mean reward plus the progressive bias
+    /// `bias * prior / (visits + 1)` (the prior weighs more where candidates have few visits).
+    HalvingBias,
+}
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Rollout {
@@ -115,6 +142,10 @@ pub struct MctsConfig {
     /// now leads every other by more than `stop` times the iterations left (0 = never, default;
     /// 1 = once no other can catch up, so the move is the one the whole search would play).
     pub stop: f64,
+    /// `xmcts` only (`root`): how a search at a turn chooses among the root candidates.
+    pub root: Root,
+    /// `xmcts` only (`root_m`): the candidates of `root=halving` (2..=[`MAX_ROOT_M`]).
+    pub root_m: u32,
 }
 
 impl Default for MctsConfig {
@@ -132,6 +163,8 @@ impl Default for MctsConfig {
             learned_prior: false,
             tree_depth: 0,
             stop: 0.0,
+            root: Root::Uct,
+            root_m: 8,
         }
     }
 }
@@ -217,6 +250,10 @@ pub struct MctsAgent<G: Game> {
     learned: Option<Learned>,
     /// The estimated win share of the last searched decision ([`Agent::value`]).
     last_value: Option<f64>,
+    /// `root=halving`: the root edge (relative) every iteration takes (`NONE`: select).
+    force: u32,
+    /// `root=halving`: the root candidates still in (relative edges), best first.
+    cands: [u32; MAX_ROOT_M as usize],
 }
 
 impl<G: Evaluate> MctsAgent<G> {
@@ -242,6 +279,8 @@ impl<G: Evaluate> MctsAgent<G> {
             handicap: Handicap::default(),
             learned: None,
             last_value: None,
+            force: NONE,
+            cands: [NONE; MAX_ROOT_M as usize],
         }
     }
 
@@ -256,10 +295,10 @@ impl<G: Evaluate> MctsAgent<G> {
         (self.nodes.len() - 1) as u32
     }
 
-    /// Builds the candidate tables of `node` from `state` (one per acting player).
-    fn build(&mut self, node: u32, state: &G, rng: &mut Rng) {
+    /// Builds the candidate tables of `node` from `state` (one per acting player), each keeping
+    /// the `keep` candidates of best greedy value.
+    fn build(&mut self, node: u32, state: &G, rng: &mut Rng, keep: usize) {
         let first = self.tables.len() as u32;
-        let keep = self.cfg.admitted(self.cfg.iters).max(1);
         for p in state.decision().players() {
             self.legal.clear();
             state.legal_actions(p, None, &mut self.legal);
@@ -420,6 +459,133 @@ impl<G: Evaluate> MctsAgent<G> {
         unreachable!("an acting player always has a legal action")
     }
 
+    /// `root=halving`: the root edge (relative) this iteration must take, if `node` is the root of
+    /// a turn and that edge is legal in the sample (it always is: the acting player's own legal
+    /// actions are known to it; otherwise the iteration selects as usual).
+    fn forced_root(&mut self, node: u32, n_tables: u8, first_table: u32, state: &G) -> Option<u32> {
+        if node != 0 || n_tables != 1 || self.force == NONE || !self.path.is_empty() {
+            return None;
+        }
+        let tab = self.tables[first_table as usize];
+        let action = self.edges[(tab.start + self.force) as usize].action;
+        let legal = if G::DIRECT_IS_LEGAL {
+            state.is_legal(tab.player as usize, &action)
+        } else {
+            self.legal.clear();
+            state.legal_actions(tab.player as usize, None, &mut self.legal);
+            self.legal.contains(&action)
+        };
+        legal.then_some(self.force)
+    }
+
+    /// `root=halving` at a turn (see the module docs): sequential halving over the root
+    /// candidates of best prior; returns the move (`first` if no candidate is legal).
+    fn halving(&mut self, view: &View<G>, first: G::Action, rng: &mut Rng) -> G::Action {
+        let mut k = self.root_candidates(view, rng);
+        if k == 0 {
+            return first;
+        }
+        // ceil(log2(k)) rounds, each spending an equal share of the iterations left equally on
+        // the candidates still in; the last round spends all that are left.
+        let rounds = usize::BITS - (k - 1).leading_zeros();
+        let mut left = self.cfg.iters;
+        for r in 0..rounds {
+            let per = (left / (rounds - r) / k as u32).max(1);
+            for _ in 0..per {
+                for i in 0..k {
+                    self.force = self.cands[i];
+                    self.iterate(view, rng);
+                }
+            }
+            left = left.saturating_sub(per * k as u32);
+            self.rank_candidates(k);
+            k = k.div_ceil(2);
+        }
+        self.force = NONE;
+        let tab = self.tables[self.nodes[0].first_table as usize];
+        let best = self.edges[(tab.start + self.cands[0]) as usize];
+        self.last_value = (best.visits > 0).then(|| best.reward / best.visits as f64);
+        best.action
+    }
+
+    /// `root=halving`: builds the root (or widens a kept one) so that it holds every action
+    /// legal in the true position, and puts the `root_m` candidates (all if fewer) in
+    /// `self.cands`: the action of best prior of each action kind first (the greedy values of
+    /// two kinds, e.g. drawing cards and playing one, are not comparable), then the others by
+    /// prior; best prior first within each; returns how many.
+    fn root_candidates(&mut self, view: &View<G>, rng: &mut Rng) -> usize {
+        let m = self.cfg.root_m.clamp(1, MAX_ROOT_M) as usize;
+        let state = view.determinize(rng);
+        if self.nodes[0].n_tables == 0 {
+            self.nodes[0].acting = state.decision().acting;
+            self.build(0, &state, rng, self.cfg.admitted(self.cfg.iters).max(m));
+        }
+        let t = self.nodes[0].first_table as usize;
+        let legal_edges = |me: &Self| {
+            let tab = me.tables[t];
+            let edges = &me.edges[tab.start as usize..(tab.start + tab.len) as usize];
+            edges.iter().filter(|e| me.root_legal.contains(&e.action)).count()
+        };
+        if legal_edges(self) < self.root_legal.len() {
+            self.merge(t, &state);
+        }
+        let tab = self.tables[t];
+        self.order.clear();
+        for i in 0..tab.len {
+            let e = &self.edges[(tab.start + i) as usize];
+            if self.root_legal.contains(&e.action) {
+                self.order.push((-e.prior, i as u64, i));
+            }
+        }
+        // Each kind's best: its key moved below every other (priors are in [0, 1]).
+        let p = tab.player as usize;
+        let kinds = state.action_kinds(p);
+        if kinds.count_ones() > 1 {
+            for kind in (0..32).filter(|k| kinds & (1 << k) != 0) {
+                self.legal.clear();
+                state.legal_actions(p, Some(kind), &mut self.legal);
+                self.legal_set.clear();
+                self.legal_set.extend(self.legal.iter().copied());
+                let edges = &self.edges;
+                let of_kind = self
+                    .order
+                    .iter_mut()
+                    .filter(|o| o.0 >= -1.0 && self.legal_set.contains(&edges[(tab.start + o.2) as usize].action));
+                if let Some(best) = of_kind.min_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1))) {
+                    best.0 -= 2.0;
+                }
+            }
+        }
+        let by_key = |a: &(f64, u64, u32), b: &(f64, u64, u32)| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1));
+        let k = m.min(self.order.len());
+        if self.order.len() > k {
+            self.order.select_nth_unstable_by(k - 1, by_key);
+            self.order.truncate(k);
+        }
+        self.order.sort_unstable_by(by_key);
+        for (c, o) in self.cands.iter_mut().zip(&self.order) {
+            *c = o.2;
+        }
+        k
+    }
+
+    /// `root=halving`: orders the first `k` candidates by mean reward (`halving_bias`: plus the
+    /// progressive bias), best first (ties: the better prior, then the earlier edge).
+    fn rank_candidates(&mut self, k: usize) {
+        let tab = self.tables[self.nodes[0].first_table as usize];
+        let edges = &self.edges[tab.start as usize..(tab.start + tab.len) as usize];
+        let bias = if self.cfg.root == Root::HalvingBias { self.cfg.bias } else { 0.0 };
+        let key = |c: u32| {
+            let e = &edges[c as usize];
+            let mean = if e.visits > 0 { e.reward / e.visits as f64 } else { 0.0 };
+            (mean + bias * e.prior / (e.visits as f64 + 1.0), e.prior)
+        };
+        self.cands[..k].sort_unstable_by(|&a, &b| {
+            let ((ma, pa), (mb, pb)) = (key(a), key(b));
+            mb.total_cmp(&ma).then(pb.total_cmp(&pa)).then(a.cmp(&b))
+        });
+    }
+
     /// One iteration from the root on a fresh determinization.
     fn iterate(&mut self, view: &View<G>, rng: &mut Rng) {
         let mut state = view.determinize(rng);
@@ -432,7 +598,7 @@ impl<G: Evaluate> MctsAgent<G> {
             let acting = state.decision().acting;
             if self.nodes[node as usize].n_tables == 0 {
                 self.nodes[node as usize].acting = acting;
-                self.build(node, &state, rng);
+                self.build(node, &state, rng, self.cfg.admitted(self.cfg.iters).max(1));
             } else if self.nodes[node as usize].acting != acting {
                 // The same history, other players to act (hidden chance decided it): a
                 // node of its own for each acting set.
@@ -446,7 +612,10 @@ impl<G: Evaluate> MctsAgent<G> {
             let mut chosen = [NONE; MAX_SEATS];
             // Each acting player selects independently (decoupled), then all apply.
             for (j, slot) in chosen.iter_mut().enumerate().take(n_tables as usize) {
-                *slot = self.select(first_table as usize + j, visits, &state);
+                *slot = match self.forced_root(node, n_tables, first_table, &state) {
+                    Some(e) => e,
+                    None => self.select(first_table as usize + j, visits, &state),
+                };
             }
             for (j, &c) in chosen.iter().enumerate().take(n_tables as usize) {
                 let tab = self.tables[first_table as usize + j];
@@ -647,6 +816,14 @@ impl<G: Evaluate> MctsAgent<G> {
         self.nodes[0].visits
     }
 
+    /// The root's first table of the last search, in table order: (action, prior, visits) (tests).
+    #[cfg(test)]
+    pub(crate) fn root_edges(&self) -> Vec<(G::Action, f64, u32)> {
+        let t = self.tables[self.nodes[0].first_table as usize];
+        let edges = &self.edges[t.start as usize..(t.start + t.len) as usize];
+        edges.iter().map(|e| (e.action, e.prior, e.visits)).collect()
+    }
+
     /// The most decisions below the root at which a node of the tree was built (tests).
     #[cfg(test)]
     pub(crate) fn built_depth(&self) -> u32 {
@@ -782,6 +959,9 @@ impl<G: Evaluate> Agent<G> for MctsAgent<G> {
         self.root_legal.clear();
         self.root_legal.extend(self.legal.iter().copied());
         let first = self.legal[0];
+        if self.cfg.root != Root::Uct && !view.decision().is_simultaneous() {
+            return self.halving(view, first, rng);
+        }
         let stop = self.cfg.stop > 0.0;
         let mut simultaneous = false;
         for i in 0..self.cfg.iters {

@@ -86,6 +86,8 @@ fn allowed_params(name: &str) -> &'static [&'static str] {
             "prior",
             "tree_depth",
             "stop",
+            "root",
+            "root_m",
         ],
         "mcts1" => &["iters", "c", "bias", "rollout", "depth"],
         _ => &[],
@@ -192,7 +194,10 @@ impl AgentSpec {
     /// `tree_depth` (0..=1000, default 0 = no limit: the tree grows no deeper than that many
     /// decisions below the root; an experiment, off in every game) and `stop` (0..=1, default 0
     /// = never: a search at a turn ends once its most visited root candidate leads every other
-    /// by more than `stop` times the iterations left; 1 = once none can catch up).
+    /// by more than `stop` times the iterations left; 1 = once none can catch up), `root` (`uct`,
+    /// default, | `halving`: at a turn, sequential halving over `root_m` root candidates, 2..=64,
+    /// default 8, each action kind's best prior first, | `halving_bias`: the same, ranked with the
+    /// progressive bias; see the `mcts` module docs).
     pub fn mcts_config_for(&self, game_defaults: &str) -> Result<mcts::MctsConfig> {
         let mut cfg = mcts::MctsConfig::default();
         if self.name != "mcts1" {
@@ -219,6 +224,15 @@ impl AgentSpec {
             "reuse" => cfg.reuse = self.number(k, v, 0, 1, "0 or 1")? == 1,
             "tree_depth" => cfg.tree_depth = self.number(k, v, 0, 1000, "an integer 0..=1000")?,
             "stop" => cfg.stop = self.number(k, v, 0.0, 1.0, "a number 0..=1")?,
+            "root_m" => cfg.root_m = self.number(k, v, 2, mcts::MAX_ROOT_M, "an integer 2..=64")?,
+            "root" => {
+                cfg.root = match v {
+                    "uct" => mcts::Root::Uct,
+                    "halving" => mcts::Root::Halving,
+                    "halving_bias" => mcts::Root::HalvingBias,
+                    _ => return Err(self.bad(format!("root={v}: allowed uct, halving, halving_bias"))),
+                }
+            }
             "prior" => {
                 cfg.learned_prior = match v {
                     "greedy" => false,

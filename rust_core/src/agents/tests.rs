@@ -703,3 +703,85 @@ fn timing_counts_each_agents_decisions_and_changes_no_move() {
     }
     assert!(clocks[0].cpu_s > 0.0 && clocks[0].cpu_s > 10.0 * clocks[1].cpu_s, "{clocks:?}");
 }
+
+#[test]
+fn root_halving_parses_and_refuses_with_the_allowed_values() {
+    let cfg = |spec: &str| AgentSpec::parse(spec).unwrap().mcts_config().unwrap();
+    assert_eq!((cfg("xmcts").root, cfg("xmcts").root_m), (super::mcts::Root::Uct, 8));
+    assert_eq!(cfg("xmcts:root=uct").root, super::mcts::Root::Uct);
+    let halving = cfg("xmcts:root=halving,root_m=16");
+    assert_eq!((halving.root, halving.root_m), (super::mcts::Root::Halving, 16));
+    assert_eq!(cfg("xmcts:root=halving_bias").root, super::mcts::Root::HalvingBias);
+    let e = AgentSpec::parse("xmcts:root=gumbel").unwrap_err().to_string();
+    assert!(e.contains("root=gumbel") && e.contains("allowed uct, halving, halving_bias"), "{e}");
+    for bad in ["xmcts:root_m=1", "xmcts:root_m=65", "xmcts:root_m=x"] {
+        let e = AgentSpec::parse(bad).unwrap_err().to_string();
+        assert!(e.contains("allowed an integer 2..=64"), "{bad}: {e}");
+    }
+    assert!(AgentSpec::parse("mcts:root=halving").is_err(), "an xmcts setting");
+}
+
+/// `root=halving` at Alhambra turns (fresh trees): the move is legal, the same for a seed, and
+/// the search spends its iterations on `root_m` candidates only, among them the best prior of
+/// each action kind, the others of better prior than any left out.
+#[test]
+fn root_halving_plays_a_legal_deterministic_move_among_its_candidates() {
+    use super::Agent;
+    let search = |g: &Alhambra, spec: &str, seed: u64| {
+        let cfg = AgentSpec::parse(spec).unwrap().mcts_config_for("reuse=0,widen=0.2").unwrap();
+        let learned = super::learned::Learned::of::<Alhambra>().unwrap();
+        let mut agent = super::mcts::MctsAgent::<Alhambra>::with_learned(cfg, learned);
+        let p = g.decision().first();
+        let action = agent.choose(&View::new(g, p), &mut agent_rng(seed, 0, 0));
+        agent.check_tree();
+        (action, agent.root_visits(), agent.root_edges())
+    };
+    for moves in [0, 10, 25, 40, 55] {
+        let mut g = state(json!({}), 2, 3);
+        advance(&mut g, moves);
+        let p = g.decision().first();
+        let mut legal = Vec::new();
+        g.legal_actions(p, None, &mut legal);
+        if legal.len() < 2 {
+            continue;
+        }
+        let (action, visits, edges) = search(&g, "xmcts:iters=200,root=halving,root_m=4", 5);
+        assert!(legal.contains(&action), "after {moves} moves: {action:?} is illegal");
+        assert_eq!(search(&g, "xmcts:iters=200,root=halving,root_m=4", 5).0, action, "after {moves} moves");
+        // The budget is spent (at least once per candidate per round), on the 4 best priors.
+        assert!((200..=212).contains(&visits), "after {moves} moves: {visits} root visits");
+        let searched: Vec<_> = edges.iter().filter(|e| e.2 > 0).collect();
+        assert_eq!(searched.len(), legal.len().min(4), "after {moves} moves: {edges:?}");
+        let kinds = g.action_kinds(p);
+        let mut kind_best = Vec::new();
+        for kind in (0..32).filter(|k| kinds & (1 << k) != 0) {
+            let mut of_kind = Vec::new();
+            g.legal_actions(p, Some(kind), &mut of_kind);
+            let searched_of_kind = edges.iter().filter(|e| of_kind.contains(&e.0) && e.2 > 0);
+            let best = searched_of_kind.max_by(|a, b| a.1.total_cmp(&b.1));
+            assert!(kinds.count_ones() > 4 || best.is_some(), "after {moves} moves: kind {kind} unsearched: {edges:?}");
+            kind_best.extend(best.map(|e| e.0));
+        }
+        let others = searched.iter().filter(|e| !kind_best.contains(&e.0));
+        let worst_searched = others.map(|e| e.1).fold(f64::INFINITY, f64::min);
+        assert!(edges.iter().filter(|e| e.2 == 0).all(|e| e.1 <= worst_searched), "{edges:?}");
+        // The move is among the most visited (the last round's two share the most visits).
+        let most = edges.iter().map(|e| e.2).max().unwrap();
+        let chosen = edges.iter().find(|e| e.0 == action).unwrap();
+        assert!(chosen.2 * 2 >= most, "after {moves} moves: {chosen:?} in {edges:?}");
+    }
+}
+
+/// Whole games with `root=halving` where trees are kept (Titania) and at simultaneous decisions
+/// (Maharaja): they end with the win shared out, the same for a seed.
+#[test]
+fn root_halving_plays_whole_games_with_kept_trees_and_simultaneous_decisions() {
+    use crate::batch::{simulate, BatchSpec};
+    let agents = ["xmcts:iters=60,root=halving,root_m=16".to_string(), "xmcts:iters=60".to_string()];
+    let spec = BatchSpec::new(&json!({}), &Default::default(), &agents, 12, true);
+    let titania = simulate::<crate::games::titania::Titania>(&spec, 0, 2).unwrap();
+    assert_eq!(titania.win.iter().sum::<f64>(), 2.0);
+    assert_eq!(titania, simulate::<crate::games::titania::Titania>(&spec, 0, 2).unwrap(), "deterministic");
+    let maharaja = simulate::<crate::games::maharaja::Maharaja>(&spec, 0, 2).unwrap();
+    assert_eq!(maharaja.win.iter().sum::<f64>(), 2.0);
+}
