@@ -6,10 +6,14 @@ the start seat's win, its covariance between the two games of a deal (rho = the 
 the most deals any value of the deal and its chance stream can save on the per-deal mean,
 (1 + rho) / (1 - rho) (the corrected per-deal variance cannot fall below (Var - Cov) / 2).
 
-    PYTHONPATH=... python bench/experiments/2026-11-29-luck-rollouts/paired_games.py
+    python bench/experiments/2026-11-29-luck-rollouts/paired_games.py [AGENT [DEALS [GAME ...]]]
+
+(defaults: greedy, 2000 deals, the five games).
 """
 
 from __future__ import annotations
+
+import sys
 
 import numpy as np
 import polars as pl
@@ -19,10 +23,10 @@ import rust_core
 GAMES = ("alhambra", "hiroba", "maharaja", "taluva", "titania")
 
 
-def main(deals: int = 2000) -> None:
+def main(agent: str = "greedy", deals: int = 2000, games: tuple[str, ...] = GAMES) -> None:
     """Prints one line per game."""
-    for game in GAMES:
-        batch = rust_core.simulate(game, {}, ["greedy", "greedy"], 2026, 0, 2 * deals, pair_seats=True)
+    for game in games:
+        batch = rust_core.simulate(game, {}, [agent, agent], 2026, 0, 2 * deals, pair_seats=True)
         rows = pl.from_arrow(batch)
         assert isinstance(rows, pl.DataFrame)
         start = rows.filter(pl.col("seat") == 0).sort("game_index")
@@ -37,4 +41,5 @@ def main(deals: int = 2000) -> None:
 
 
 if __name__ == "__main__":
-    main()
+    argv = sys.argv[1:]
+    main(argv[0] if argv else "greedy", int(argv[1]) if len(argv) > 1 else 2000, tuple(argv[2:]) or GAMES)
