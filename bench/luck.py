@@ -9,9 +9,14 @@ same, which the script checks). Per deal, the start player's win share raw and c
 for the same interval width), the share of the outcome's variance the measured luck explains, and
 the process-CPU cost of the measurement (with / without).
 
-    python -m bench.luck [GAME ...] [--agent greedy] [--deals 2000]
+    python -m bench.luck [GAME ...] [--agent greedy] [--deals 2000] [--luck-value learned] [--seed 2026]
 
-Writes luck-<agent>.json into ``--out``.
+``--luck-value`` is the value ``V`` the measurement uses: ``learned`` (the game's learned
+evaluation, the default) or ``rollout:k=K[,h=H][,at=all|deal]`` (the mean of ``K`` greedy
+playouts on fixed streams, cut after ``H`` decisions and then valued by the learned evaluation,
+0 = to the end; ``at=deal`` measures the deal's luck only).
+
+Writes luck-<agent>.json (luck-<agent>-<value>.json for another value) into ``--out``.
 """
 
 from __future__ import annotations
@@ -35,19 +40,23 @@ def _ci(values: np.ndarray) -> list[float]:
     return [m, m - q * se, m + q * se]
 
 
-def _timed(game: str, agents: list[str], deals: int, luck: bool) -> tuple[pl.DataFrame, float]:
+def _timed(
+    game: str, agents: list[str], deals: int, luck: bool, value: str, seed: int
+) -> tuple[pl.DataFrame, float]:
     t0 = time.process_time()
-    batch = rust_core.simulate(game, {}, agents, 2026, 0, 2 * deals, pair_seats=True, luck=luck)
+    batch = rust_core.simulate(
+        game, {}, agents, seed, 0, 2 * deals, pair_seats=True, luck=luck, luck_value=value
+    )
     rows = pl.from_arrow(batch)
     assert isinstance(rows, pl.DataFrame)
     return rows, time.process_time() - t0
 
 
-def measure(game: str, agent: str, deals: int) -> dict[str, object]:
+def measure(game: str, agent: str, deals: int, value: str = "learned", seed: int = 2026) -> dict[str, object]:
     """One game's figures (see the module docstring)."""
     agents = [agent, agent]
-    plain, cpu_plain = _timed(game, agents, deals, False)
-    rows, cpu_luck = _timed(game, agents, deals, True)
+    plain, cpu_plain = _timed(game, agents, deals, False, value, seed)
+    rows, cpu_luck = _timed(game, agents, deals, True, value, seed)
     assert plain.equals(rows.drop("luck")), f"{game}: measuring luck changed the games"
     start = (
         rows.filter(pl.col("seat") == 0)
@@ -58,6 +67,8 @@ def measure(game: str, agent: str, deals: int) -> dict[str, object]:
     explained = 1 - corrected.var(ddof=1) / raw.var(ddof=1)
     return {
         "deals": deals,
+        "luck_value": value,
+        "seed": seed,
         "raw": _ci(raw),
         "corrected": _ci(corrected),
         "difference": _ci(raw - corrected),
@@ -87,14 +98,22 @@ def main() -> None:
     ap.add_argument("games", nargs="*", default=list(GAMES))
     ap.add_argument("--agent", default="greedy")
     ap.add_argument("--deals", type=int, default=2000)
+    ap.add_argument(
+        "--luck-value", default="learned", help="learned, or rollout:k=K[,h=H][,at=all|deal] (docstring)"
+    )
+    ap.add_argument("--seed", type=int, default=2026)
     add_out(ap, "luck")
     args = ap.parse_args()
-    figures: dict[str, object] = {"agent": args.agent}
+    figures: dict[str, object] = {"agent": args.agent, "luck_value": args.luck_value}
     for game in args.games:
-        f = measure(game, args.agent, args.deals)
+        f = measure(game, args.agent, args.deals, args.luck_value, args.seed)
         figures[game] = f
         print(f"{game:9s} {_line(f)}", flush=True)
     safe = args.agent.replace(":", "_").replace("=", "")
+    if args.seed != 2026:
+        safe += f"-seed{args.seed}"
+    if args.luck_value != "learned":
+        safe += "-" + args.luck_value.replace(":", "_").replace("=", "").replace(",", "_")
     print(write(f"luck-{safe}", figures, args.out))
 
 

@@ -214,7 +214,7 @@ fn check_knowledge<G: Engine>(state: &G, rng: &mut Rng, ctx: &str) {
 
 /// The luck measurement ([`crate::luck`]) plays the same games (its own stream), gives every row
 /// a finite luck, and the players' luck of a game sums to 0 (every value it uses is a vector of
-/// win shares summing to 1).
+/// win shares summing to 1), with the learned value and with the rollout value.
 fn luck_leaves_play_unchanged<G: Engine>() {
     let files = Files::new();
     let agents: Vec<String> = (0..G::MIN_PLAYERS).map(|_| "greedy".to_string()).collect();
@@ -227,6 +227,16 @@ fn luck_leaves_play_unchanged<G: Engine>() {
     for (rows, game) in luck.chunks(agents.len()).zip(plain.game_index.chunks(agents.len())) {
         let sum: f64 = rows.iter().sum();
         assert!(rows.iter().all(|l| l.is_finite()) && sum.abs() < 1e-9, "{}: game {}: luck {rows:?}", G::NAME, game[0]);
+    }
+    // the rollout value (short playouts here) plays the same games too
+    let rollout = crate::luck::LuckValue::Rollout { k: 2, h: 3, deal_only: false };
+    let mut measured =
+        batch::simulate::<G>(&spec.clone().with_luck(true).with_luck_value(rollout), 0, 6).expect("simulate");
+    let luck = std::mem::take(&mut measured.luck);
+    assert_eq!(plain, measured, "{}: measuring luck with rollouts changed the games", G::NAME);
+    for rows in luck.chunks(agents.len()) {
+        let sum: f64 = rows.iter().sum();
+        assert!(rows.iter().all(|l| l.is_finite()) && sum.abs() < 1e-9, "{}: rollout luck {rows:?}", G::NAME);
     }
 }
 

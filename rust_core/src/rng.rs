@@ -22,6 +22,7 @@ const AGENT: u64 = 0x6167_656e; // "agen"
 const POSITIONS: u64 = 0x706f_7369; // "posi"
 const LABEL: u64 = 0x6c61_6265; // "labe"
 const LUCK: u64 = 0x6c75_636b; // "luck"
+const LUCK_ROLLOUT: u64 = 0x6c72_6f6c; // "lrol"
 
 /// SplitMix64 step: expands a 64-bit value into well-mixed words.
 fn splitmix64(state: &mut u64) -> u64 {
@@ -79,6 +80,12 @@ pub fn label_rng(seed: u64, game_index: u64, player: u64) -> Rng {
 /// outcomes and fresh deals, apart from every stream that decides the game.
 pub fn luck_rng(seed: u64, game_index: u64) -> Rng {
     keyed(seed, LUCK, game_index, 0)
+}
+
+/// The playout streams of the luck measurement's rollout value of game `game_index` (see
+/// `luck::LuckValue::Rollout`), apart from the luck stream and every stream that decides the game.
+pub fn luck_rollout_rng(seed: u64, game_index: u64) -> Rng {
+    keyed(seed, LUCK_ROLLOUT, game_index, 0)
 }
 
 /// A uniform integer in `0..n` (`n > 0`), portable across platforms (32-bit sampling).

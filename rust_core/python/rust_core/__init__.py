@@ -197,6 +197,9 @@ class BatchSpec:
     files: Files | None = None
     #: Measure every player's luck: :meth:`simulate` adds the column ``luck`` (play is the same).
     luck: bool = False
+    #: The value ``V`` the luck measurement uses: ``"learned"`` (the game's learned evaluation) or
+    #: ``"rollout:k=K[,h=H]"`` (mean of ``K`` greedy playouts, cut after ``H`` decisions).
+    luck_value: str = "learned"
 
     def _native_spec(self) -> tuple[str, list[str], int, bool, dict[str, str]]:
         if self.seed < 0:
@@ -209,7 +212,7 @@ class BatchSpec:
         and each field's ``description`` in the Arrow schema metadata)."""
         if start < 0 or count < 0:
             raise ValueError("start and count must be non-negative")
-        return _native.simulate(self.game, self._native_spec(), start, count, self.luck)
+        return _native.simulate(self.game, self._native_spec(), start, count, self.luck, self.luck_value)
 
     def simulate_positions(
         self, start: int, count: int, label: str | None = None
@@ -263,10 +266,12 @@ def simulate(
     pair_seats: bool = False,
     files: Files | None = None,
     luck: bool = False,
+    luck_value: str = "learned",
 ) -> pa.RecordBatch:
     """Plays games ``start .. start + count`` of a study: ``BatchSpec(...).simulate(start, count)``;
-    ``luck``: each row also carries the player's luck (column ``luck``)."""
-    return BatchSpec(game, variant, agents, seed, pair_seats, files, luck).simulate(start, count)
+    ``luck``: each row also carries the player's luck (column ``luck``), measured with the value
+    ``luck_value`` (see :attr:`BatchSpec.luck_value`)."""
+    return BatchSpec(game, variant, agents, seed, pair_seats, files, luck, luck_value).simulate(start, count)
 
 
 def replay(

@@ -36,7 +36,9 @@ def normalize_variant(
 #: A batch description: (variant_json, agents, seed, pair_seats, files).
 SpecArgs = tuple[str, list[str], int, bool, dict[str, str] | None]
 
-def simulate(game: str, spec: SpecArgs, start: int, count: int, luck: bool = False) -> pa.RecordBatch: ...
+def simulate(
+    game: str, spec: SpecArgs, start: int, count: int, luck: bool = False, luck_value: str = "learned"
+) -> pa.RecordBatch: ...
 def replay(game: str, spec: SpecArgs, game_index: int) -> str: ...
 def simulate_positions(
     game: str, spec: SpecArgs, start: int, count: int, label: str | None = None

@@ -29,9 +29,9 @@ use crate::agents::AgentSpec;
 use crate::error::{Error, Result};
 use crate::game::{ranks_and_wins_into, Engine, Handicap, MetricSpec, View, MAX_SEATS};
 use crate::handicap;
-use crate::luck::LuckMeter;
+use crate::luck::{LuckMeter, LuckValue};
 use crate::options::Files;
-use crate::rng::{agent_rng, below, deal_rng, label_rng, luck_rng, positions_rng, Rng};
+use crate::rng::{agent_rng, below, deal_rng, label_rng, luck_rng, luck_rollout_rng, positions_rng, Rng};
 use serde_json::{json, Value};
 
 /// Columns of a batch, one row per player per game.
@@ -136,6 +136,8 @@ pub struct BatchSpec {
     pub pair_seats: bool,
     /// Measure every player's luck ([`crate::luck`]) into [`Columns::luck`]; play is the same.
     pub luck: bool,
+    /// The value the luck measurement uses (default: the learned evaluation).
+    pub luck_value: LuckValue,
 }
 
 impl BatchSpec {
@@ -147,7 +149,14 @@ impl BatchSpec {
             seed,
             pair_seats,
             luck: false,
+            luck_value: LuckValue::Learned,
         }
+    }
+
+    /// The same batch measuring luck with `value` (see [`LuckValue`]).
+    pub fn with_luck_value(mut self, value: LuckValue) -> Self {
+        self.luck_value = value;
+        self
     }
 
     /// The same batch with the luck measurement on or off.
@@ -347,7 +356,10 @@ fn play_batch<G: Engine>(
         for s in samples.iter_mut() {
             s.seen = 0;
         }
-        let mut meter = spec.luck.then(|| LuckMeter::new::<G>(luck_rng(seed, index)));
+        let mut meter = spec.luck.then(|| match spec.luck_value {
+            LuckValue::Learned => LuckMeter::new::<G>(luck_rng(seed, index)),
+            v => LuckMeter::with_value::<G>(luck_rng(seed, index), v, Some(luck_rollout_rng(seed, index))),
+        });
         let fresh = |rng: Rng| G::new(&setup.variant, n, rng);
         let (state, who, deal_index) = setup.play(&mut agents, seed, index, pair_seats, false, |s, q, a| {
             if let Some(pick) = pick.as_mut() {

@@ -248,9 +248,10 @@ fn batch_spec(
 
 /// Plays `count` games from `start` of the batch described by `spec` (a tuple `(variant_json,
 /// agents, seed, pair_seats, files)`); with `luck`, each row also carries the player's luck
-/// (column `luck`, see `crate::luck`); returns a `pyarrow.RecordBatch`.
+/// (column `luck`, see `crate::luck`), valued by `luck_value` (`learned`, the default, or
+/// `rollout:k=K[,h=H]`, see `crate::luck::LuckValue`); returns a `pyarrow.RecordBatch`.
 #[pyfunction]
-#[pyo3(signature = (game, spec, start, count, luck=false))]
+#[pyo3(signature = (game, spec, start, count, luck=false, luck_value="learned"))]
 fn simulate<'py>(
     py: Python<'py>,
     game: &str,
@@ -258,9 +259,11 @@ fn simulate<'py>(
     start: u64,
     count: u64,
     luck: bool,
+    luck_value: &str,
 ) -> PyResult<Bound<'py, PyAny>> {
     let (variant_json, agents, seed, pair_seats, files) = spec;
-    let spec = batch_spec(&variant_json, agents, seed, pair_seats, files)?.with_luck(luck);
+    let value = crate::luck::LuckValue::parse(luck_value).map_err(py_err)?;
+    let spec = batch_spec(&variant_json, agents, seed, pair_seats, files)?.with_luck(luck).with_luck_value(value);
     let batch = py
         .detach(|| {
             let cols = registry::simulate(game, &spec, start, count)?;
