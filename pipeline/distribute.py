@@ -57,7 +57,13 @@ def read_files(study: Study) -> dict[str, bytes]:
 def batch_spec(study: Study, cell: Cell) -> rust_core.BatchSpec:
     """What ``cell`` of ``study`` plays (the files travel separately: see :func:`read_files`)."""
     return rust_core.BatchSpec(
-        study.game, cell.variant, cell.agents, study.seed, study.pair_seats, luck=study.luck
+        study.game,
+        cell.variant,
+        cell.agents,
+        study.seed,
+        study.pair_seats,
+        luck=study.luck,
+        luck_value=study.luck_value,
     )
 
 

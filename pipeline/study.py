@@ -265,6 +265,7 @@ def parse_study(
         raw.name, raw.description, raw.game, raw.seed, default_games, raw.pair_seats, source, cells,
         _files(options.paths, cells), raw.practical_threshold, [spec for spec, _ in ladder],
         record_positions=raw.record_positions, luck=raw.luck, official=official, estimator=raw.estimator,
+        luck_value=raw.luck_value,
     )  # fmt: skip
     return with_roles(study)  # every cell's role, made once (rundir.cells)
 
@@ -282,6 +283,21 @@ def _official(
     return found[0]
 
 
+def _check_luck_value(fail: Callable[[str, str], StudyError], raw: study_file.StudyFile) -> None:
+    """``luck_value`` needs ``luck = true`` and a value the engine parses (its error names the
+    allowed forms)."""
+    if raw.luck_value == "learned":
+        return
+    if not raw.luck:
+        raise fail("luck_value", "needs luck = true (it values the luck the run measures)")
+    try:
+        rust_core.simulate(
+            raw.game, {}, ["random"] * raw.grid.players[0], 0, 0, 0, luck=True, luck_value=raw.luck_value
+        )
+    except ValueError as exc:
+        raise fail("luck_value", str(exc)) from None
+
+
 def _check_header(raw: study_file.StudyFile, source: str, games_per_cell: int | None) -> None:
     """The checks that need the engine or span fields: the game, the description, ``--games``,
     the player counts, an estimator that needs the luck."""
@@ -295,6 +311,7 @@ def _check_header(raw: study_file.StudyFile, source: str, games_per_cell: int | 
         raise StudyError(source, "--games", f"must be an integer 1..{MAX_GAMES}, got {games_per_cell}")
     if len(set(raw.grid.players)) != len(raw.grid.players):
         raise fail("grid.players", f"repeated player count in {raw.grid.players}")
+    _check_luck_value(fail, raw)
     if raw.estimator == "corrected" and not raw.luck:
         raise fail(
             "estimator",

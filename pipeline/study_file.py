@@ -100,6 +100,7 @@ class StudyFile(_Model):
     pair_seats: bool = False
     record_positions: bool = False
     luck: bool = False
+    luck_value: str = "learned"
     estimator: Literal["raw", "corrected"] = "raw"
     official: Options | None = None
     practical_threshold: Annotated[float, Field(gt=0, lt=1, allow_inf_nan=False)] | None = None

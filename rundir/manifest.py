@@ -119,6 +119,11 @@ class Study:
     #: Whether every row also carries the player's luck (column ``luck``: ``rust_core``'s luck
     #: measurement, the same games). Part of the identity only when set, like ``record_positions``.
     luck: bool = False
+    #: The value the luck is measured with (study key ``luck_value``; ``rust_core``'s
+    #: ``LuckValue``): ``learned`` (the game's learned evaluation, the default) or
+    #: ``rollout:k=K[,h=H][,at=all|deal]`` (greedy playouts). Part of the identity only when not
+    #: the default: it changes the luck column, not the games.
+    luck_value: str = "learned"
     #: The cell that plays the published rules (study key ``official``); not part of the identity.
     official: str | None = None
     #: Which outcome the start-player advantage reads (study key ``estimator``, one of
@@ -130,6 +135,7 @@ class Study:
         """What must match for a directory to be continued: everything but game counts and prose."""
         extra: dict[str, Any] = {"record_positions": True} if self.record_positions else {}
         extra |= {"luck": True} if self.luck else {}
+        extra |= {"luck_value": self.luck_value} if self.luck_value != "learned" else {}
         return extra | {
             "name": self.name,
             "game": self.game,

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import polars as pl
 import pytest
 
@@ -47,3 +49,53 @@ def test_the_report_says_which_estimator_and_what_it_saved(tmp_path, monkeypatch
     md = (index.parent / "report.md").read_text()
     assert "## Luck against skill" in md and "The verdicts above use the raw outcomes." in md
     assert "deals saved (×)" in md
+
+
+COIN_LUCK = """
+name = "coin-luck-value"
+game = "coin"
+seed = 3
+games_per_cell = 40
+pair_seats = true
+luck = {luck}
+luck_value = "{value}"
+
+[grid]
+players = [2]
+agents = ["random"]
+"""
+
+
+def test_a_study_names_its_luck_value_and_it_is_part_of_its_identity(write_study):
+    from pipeline.study import load_study
+
+    study = load_study(str(write_study(text=COIN_LUCK.format(luck="true", value="rollout:k=4,at=deal"))))
+    assert study.luck_value == "rollout:k=4,at=deal"
+    assert study.identity()["luck_value"] == "rollout:k=4,at=deal"
+    learned = load_study(str(write_study(text=COIN_LUCK.format(luck="true", value="learned"))))
+    assert "luck_value" not in learned.identity()  # the default keeps every study's hash
+
+
+@pytest.mark.parametrize(
+    ("luck", "value", "said"),
+    [("false", "rollout:k=4", "needs luck = true"), ("true", "rollout:k=0", "allowed: learned, rollout:k=K")],
+)
+def test_a_bad_luck_value_is_refused_naming_the_field(write_study, luck, value, said):
+    from pipeline.study import StudyError, load_study
+
+    with pytest.raises(StudyError, match="luck_value") as err:
+        load_study(str(write_study(text=COIN_LUCK.format(luck=luck, value=value))))
+    assert said in str(err.value)
+
+
+def test_the_batch_measures_luck_with_the_study_value(write_study):
+    from pipeline.distribute import batch_spec
+    from pipeline.study import load_study
+
+    text = COIN_LUCK.format(luck="true", value="rollout:k=4").replace('"coin"', '"hiroba"')
+    study = load_study(str(write_study(text=text)))
+    spec = batch_spec(study, study.cells[0])
+    assert spec.luck and spec.luck_value == "rollout:k=4"
+    rollout = spec.simulate(0, 8).column("luck").to_pylist()
+    learned = batch_spec(dataclasses.replace(study, luck_value="learned"), study.cells[0])
+    assert rollout != learned.simulate(0, 8).column("luck").to_pylist()  # another value, other luck

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from ..estimator import CORRECTED, RAW_NUMBERS
 from ..luck import LuckRow, luck_rows
 from ..model import StudyAnalysis
@@ -76,6 +78,28 @@ def estimator_methods(s: StudyAnalysis) -> str | None:
     )
 
 
+def _value_words(s: StudyAnalysis) -> str:
+    """What valued the positions (study key ``luck_value``)."""
+    value = s.manifest.study.luck_value
+    if value == "learned":
+        return "the game's learned evaluation"
+    k = re.search(r"k=(\d+)", value)
+    h = re.search(r"h=(\d+)", value)
+    cut = (
+        f", cut after {h.group(1)} decisions and then the learned evaluation"
+        if h and h.group(1) != "0"
+        else ""
+    )
+    return f"the mean result of {k.group(1) if k else 'several'} greedy playouts{cut}: {value}"
+
+
+def _where(s: StudyAnalysis) -> str:
+    """Which chance events were measured."""
+    if "at=deal" in s.manifest.study.luck_value:
+        return "the deal only (every card or tile of the set-up)"
+    return "every chance event (the deal, and every card or tile drawn)"
+
+
 def luck_section(doc: Doc, s: StudyAnalysis) -> None:
     """Per cell: the start-player advantage raw and luck-corrected, the deals saved, luck's share."""
     rows = luck_rows(s)
@@ -84,9 +108,9 @@ def luck_section(doc: Doc, s: StudyAnalysis) -> None:
     unit = "deals" if s.paired else "games"
     doc.heading("Luck against skill")
     doc.para(
-        "Each game's luck was measured at every chance event (the deal, and every card or tile drawn): "
-        "the change in a frozen evaluation of the position (the game's learned evaluation) minus its "
-        "expected change over redrawn outcomes. Subtracting it leaves the expected result unchanged, so "
+        f"Each game's luck was measured at {_where(s)}: the change in a frozen evaluation of the position "
+        f"({_value_words(s)}) minus its expected change over redrawn outcomes. Subtracting it leaves the "
+        "expected result unchanged, so "
         "the corrected advantage estimates the same quantity; where it explains much of the outcome, "
         f"it needs fewer {unit} for the same interval. {_verdicts(s)} Luck's "
         "share is the part of a game's outcome the measured luck explains (squared correlation): a lower "
