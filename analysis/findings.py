@@ -328,7 +328,8 @@ def scope(s: StudyAnalysis) -> list[str]:
     text = (
         f"{games:,} games of {(s.game or 'the game').capitalize()} with "
         f"{_and([str(n) for n in players])} players in "
-        f"{len(s.balance)} cells, played by {_and(lineups)}{selfplay}; {design}. "
+        f"{len(s.balance)} cell{'' if len(s.balance) == 1 else 's'}, played by {_and(lineups)}{selfplay}; "
+        f"{design}. "
         f"A difference matters when it exceeds {threshold_words(s.threshold)} of win rate "
         f"({threshold_source_words(s.threshold_source)})."
     )

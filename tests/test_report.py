@@ -441,3 +441,9 @@ def test_provenance_names_the_commit_that_wrote_the_page(report):
     written = code_commit()
     assert written is not None  # the tests run from a checkout
     assert f"| page written at | {written} |" in md
+
+
+def test_one_cell_is_counted_in_the_singular():
+    from analysis.report.figures import _count
+
+    assert _count(1, 1) == "the one cell" and _count(0, 1) == "no cell" and _count(2, 3) == "2 of 3 cells"

@@ -33,6 +33,8 @@ def _band(s: StudyAnalysis, centre: float = 0.0) -> tuple[float, float]:
 def _count(k: int, n: int) -> str:
     if k == n and n > 1:
         return f"all {n} cells"
+    if k == n == 1:
+        return "the one cell"
     return "no cell" if k == 0 else f"{k} of {n} cells"
 
 
