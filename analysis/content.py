@@ -32,8 +32,9 @@ class Interval:
     """An estimate with its 95% interval, for a table cell.
 
     ``kind``: ``number`` (``digits`` decimals), ``percent`` (a share, shown as %) or ``points``
-    (a difference of shares, shown signed in points of win rate; its ends keep more decimals where
-    rounding would put one on or across a mark it excludes: 0 and the ``marks`` given)."""
+    (a difference of shares, shown signed in points of win rate). The ends of either keep more
+    decimals where rounding would put one on or across a mark it is not on: the ``marks`` given
+    (shares; points: 0 besides)."""
 
     estimate: float
     lo: float

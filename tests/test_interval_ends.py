@@ -42,3 +42,14 @@ def test_a_study_description_gets_true_minus_signs():
 
     text = "handicap from -3 to +1 points, 2-4 players, a re-deal"
     assert minus_signs(text) == f"handicap from {MINUS}3 to +1 points, 2-4 players, a re-deal"
+
+
+def test_a_table_share_keeps_its_ends_off_the_fair_share_and_the_threshold():
+    """hiroba-luck's table printed "52.3 [51.0, 53.7]" for a lower end of 50.96% beside a verdict
+    that the advantage is not shown beyond +1 point (51%)."""
+    from analysis.content import Interval
+    from analysis.report.text import cell_text
+
+    around_fair = (0.5, 0.51, 0.49)
+    assert cell_text(Interval(0.523, 0.5096, 0.5369, 1, "percent", around_fair)) == "52.3 [50.96, 53.69]"
+    assert cell_text(Interval(0.523, 0.512, 0.537, 1, "percent", around_fair)) == "52.3 [51.2, 53.7]"

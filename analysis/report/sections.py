@@ -16,8 +16,11 @@ from .doc import Doc
 __all__ = ["advantage", "comparisons", "outcomes", "seats", "skill"]
 
 
-def _pct(r: dict[str, object], est: str, lo: str, hi: str, shift: float = 0.0) -> Interval:
-    return Interval(float(r[est]) + shift, float(r[lo]) + shift, float(r[hi]) + shift, 1, "percent")  # type: ignore[arg-type]
+def _pct(r: dict[str, object], est: str, lo: str, hi: str, shift: float = 0.0, t: float = 0.0) -> Interval:
+    """A share with its interval; with a threshold ``t``, its ends on their side of the fair share
+    ``shift`` and of that ± t."""
+    marks = (shift, shift + t, shift - t) if t else (0.0,)
+    return Interval(float(r[est]) + shift, float(r[lo]) + shift, float(r[hi]) + shift, 1, "percent", marks)  # type: ignore[arg-type]
 
 
 def _pts(r: dict[str, object], est: str, lo: str, hi: str, t: float = 0.0) -> Interval:
@@ -38,7 +41,7 @@ def advantage(doc: Doc, s: StudyAnalysis) -> None:
                 c.name,
                 f"{r['games']:,}",
                 f"{r['units']:,}",
-                _pct(r, "advantage", "lo", "hi", r["fair"]),
+                _pct(r, "advantage", "lo", "hi", r["fair"], s.threshold),
                 f"{100 * r['fair']:.1f}",
                 _pts(r, "advantage", "lo", "hi", s.threshold),
                 p_value(r["equal_seats_p"]),

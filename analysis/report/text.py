@@ -12,7 +12,10 @@ def cell_text(v: TableCell) -> str:
     """A table cell as text: intervals as ``est [lo, hi]`` (percent and points ×100, points signed)."""
     if isinstance(v, Interval):
         if v.kind == "percent":
-            return interval(v.estimate, v.lo, v.hi, v.digits, scale=100)
+            if v.estimate != v.estimate or v.lo != v.lo or v.hi != v.hi:
+                return "n/a"
+            d = edge_digits(v.lo, v.hi, v.marks, v.digits)
+            return f"{100 * v.estimate:.{v.digits}f} [{100 * v.lo:.{d}f}, {100 * v.hi:.{d}f}]"
         if v.kind == "points":
             if v.estimate != v.estimate or v.lo != v.lo or v.hi != v.hi:
                 return "n/a"
