@@ -513,27 +513,24 @@ def mark_game_pages(out: pathlib.Path, games: list[GameAtlas]) -> None:
     precision rounds' looks), and a reader arriving there must know the verdicts are the atlas
     page's. Idempotent: a note already there is replaced."""
     for g in games:
-        page, md = out / g.game / "index.html", out / g.game / "report.md"
-        if page.exists():
-            text = _put_note(
-                page.read_text(encoding="utf-8"),
-                r'^<p class="warning" id="atlas-note">.*$',
-                '<section id="verdict"',
-                "</h1>\n",
-                _NOTE_HTML,
-                "\n",
-            )
-            page.write_text(text, encoding="utf-8")
-        if md.exists():
-            text = _put_note(
-                md.read_text(encoding="utf-8"),
-                r"^This is one game of the balance atlas.*$",
-                "## Verdict",
-                "\n\n",
-                _NOTE_MD,
-                "\n\n",
-            )
-            md.write_text(text, encoding="utf-8")
+        for name, how in _NOTE_PLACES.items():
+            path = out / g.game / name
+            if path.exists():
+                path.write_text(_put_note(path.read_text(encoding="utf-8"), *how), encoding="utf-8")
+
+
+#: Where the note goes in each file of a game's report: (the note's own line, the line it goes
+#: before, else the line it goes after, the note, what follows it).
+_NOTE_PLACES = {
+    "index.html": (
+        r'^<p class="warning" id="atlas-note">.*$',
+        '<section id="verdict"',
+        "</h1>\n",
+        _NOTE_HTML,
+        "\n",
+    ),
+    "report.md": (r"^This is one game of the balance atlas.*$", "## Verdict", "\n\n", _NOTE_MD, "\n\n"),
+}
 
 
 def write_atlas(
