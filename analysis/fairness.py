@@ -235,6 +235,11 @@ def _xs(values: list[Any]) -> list[float] | None:
     return xs
 
 
+#: A 2-player handicap sweep of the second player's points is read as the start player's, the other
+#: way round (``[0, -2]`` is the start player +2), the way every fix sentence says a handicap.
+_SECOND_SEAT, _START_SEAT = "the second player's handicap (points)", "the start player's handicap (points)"
+
+
 def _sweep_name(option: str, values: list[Any]) -> str:
     if option != HANDICAP:
         return option
@@ -264,6 +269,9 @@ def sweeps_of(
             xs = _xs([_raw(c, option) for c in group])
             if xs is None or len(set(xs)) < min_values:
                 continue
+            name = _sweep_name(option, [_raw(c, option) for c in group])
+            if name == _SECOND_SEAT and group[0].n_players == 2:  # as the fixes say it: the start player's
+                xs, name = [0.0 - x for x in xs], _START_SEAT  # 0.0 - x: never −0
             members = list(zip(group, xs, strict=True))
             parts = [rows[c.id].with_columns(x=pl.lit(x), cell=pl.lit(c.id)) for c, x in members]
             both = pl.concat(
@@ -273,7 +281,6 @@ def sweeps_of(
             n = members[0][0].n_players
             fit = crossing(xv, yv, cluster, 1 / n)
             label = ", ".join([f"{n} players", members[0][0].lineup, *_held(members[0][0], option)])
-            name = _sweep_name(option, [_raw(c, option) for c in group])
             found.append(Sweep(name, label, tuple((c.id, x) for c, x in members), fit))
     return found
 

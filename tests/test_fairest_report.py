@@ -99,3 +99,22 @@ def test_sweeps_of_one_option_name_the_options_they_hold(tmp_path):
     s = analyse(write_run(tmp_path / "run", name="coin-grid", game="coin", pair_seats=True, cells=cells))
     labels = sorted(w.label for w in sweeps_of(s.balance, s.rows, paired=True) if w.option == "first")
     assert labels == ["2 players, random, tie = 0", "2 players, random, tie = 0.2"]
+
+
+def test_a_two_player_handicap_sweep_reads_the_start_players_points(tmp_path):
+    """alhambra-handicap swept "the second player's handicap (points) = −2" beside fixes that say
+    "the start player +2": one convention, the start player's points."""
+    from analysis.fairness import sweeps_of
+
+    cells = [
+        {"id": f"h{k}", "label": f"h{k}", "agents": ["random", "random"], "variant": {"handicap": [0, k]},
+         "games": 40}
+        for k in (-2, -1, 0, 1)
+    ]  # fmt: skip
+    s = analyse(write_run(tmp_path / "run", name="coin-hsweep", game="coin", pair_seats=True, cells=cells))
+    (w,) = [w for w in sweeps_of(s.balance, s.rows, paired=True) if "handicap" in w.option]
+    assert w.option == "the start player's handicap (points)"
+    assert dict(w.cells) == {"h-2": 2.0, "h-1": 1.0, "h0": 0.0, "h1": -1.0}
+    from analysis.claims import option_value
+
+    assert sorted(option_value(x) for _, x in w.cells) == ["0", "1", "2", "\u22121"]  # no "−0"
