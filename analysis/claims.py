@@ -78,12 +78,11 @@ SkillStatus = Literal[
 ]  # fmt: skip
 
 
-def plain_play_warning(what: str = "", agents: tuple[str, ...] = ("greedy",)) -> str:
+def plain_play_warning(what: str = "", who: str = "greedy") -> str:
     """The warning beside an answer played only by agents that do not search (greedy, random): one
     wording for every page; ``what`` says what the answer is (``this is the race's answer for that
-    play``), ``agents`` who played it."""
+    play``), ``who`` played it (:func:`analysis.skill.plain_agents`)."""
     said = f"{what}, and " if what else ""
-    who = " and ".join(sorted(set(agents)))
     return (
         f"Played by {who} agents only: {said}the answer may change with skill (a skill ladder says "
         "whether it does)."

@@ -177,11 +177,16 @@ def _official_words(
     )
 
 
+def _separated(cands: list[dict[str, Any]]) -> bool:
+    """Whether the race shows a fairest setting: it dropped one (shown farther from fair), or there
+    was only one."""
+    return len(cands) < 2 or any(c["status"] != "in" for c in cands)
+
+
 def _best_name(cands: list[dict[str, Any]]) -> str:
-    """What the race's best setting is called: ``the fairest`` once the race dropped a setting, else
-    only ``the closest by its estimate`` (nothing was shown farther from fair)."""
-    dropped = any(c["status"] != "in" for c in cands)
-    return "the fairest" if dropped or len(cands) < 2 else "the closest by its estimate"
+    """What the race's best setting is called: ``the fairest`` once the race separated the settings,
+    else only ``the closest by its estimate``."""
+    return "the fairest" if _separated(cands) else "the closest by its estimate"
 
 
 def _closer_words(
@@ -205,7 +210,7 @@ def _line(
 ) -> str:
     alive = sorted((c for c in cands if c["status"] == "in"), key=lambda c: (c["far"], c["near"]))
     best = alive[0]
-    if len(alive) == len(cands) > 1:  # nothing dropped: no setting is shown the fairest
+    if not _separated(cands):  # nothing dropped: no setting is shown the fairest
         lead = official + f"closest to fair by its estimate: {best['label']} {_points(best)}"
         others = f"the race separated none of the {len(cands)} settings"
     else:

@@ -33,7 +33,7 @@ from .claims import FixClaim, Interval, OtherPlay, SweepClaim, seat_name
 from .evidence import find, played_for
 from .games import section
 from .model import CellInfo, StudyAnalysis, handicap_of
-from .skill import PLAIN_AGENTS
+from .skill import plain_agents
 from .stats.compensation import NO_TIEBREAK, Compensation, compensation, outcomes, win_shares
 from .stats.intervals import clustered_wilson
 from .stats.practical import classify
@@ -266,10 +266,11 @@ def sweeps_of(
             if option in c.variant or option == HANDICAP:
                 groups[_rest_key(c, option)].append(c)
         for group in groups.values():
-            xs = _xs([_raw(c, option) for c in group])
+            values = [_raw(c, option) for c in group]
+            xs = _xs(values)
             if xs is None or len(set(xs)) < min_values:
                 continue
-            name = _sweep_name(option, [_raw(c, option) for c in group])
+            name = _sweep_name(option, values)
             if name == _SECOND_SEAT and group[0].n_players == 2:  # as the fixes say it: the start player's
                 xs, name = [0.0 - x for x in xs], _START_SEAT  # 0.0 - x: never −0
             members = list(zip(group, xs, strict=True))
@@ -318,8 +319,7 @@ def _others(s: StudyAnalysis, cell: CellInfo, f: CellFix) -> tuple[OtherPlay, ..
 def rescored_by(cell: CellInfo) -> str:
     """``greedy``: the line-up's agents when none reads the score handicap (greedy and random play
     the same moves with it, so a handicapped cell is the same games re-scored); else empty."""
-    names = sorted({a.split(":")[0] for a in cell.agents})
-    return " and ".join(names) if all(n in PLAIN_AGENTS for n in names) else ""
+    return plain_agents(cell.agents)
 
 
 def fix_claim(

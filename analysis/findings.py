@@ -43,7 +43,7 @@ from .content import Finding
 from .games import section
 from .ladder_findings import ladder_findings
 from .model import CellInfo, StudyAnalysis, unhandicapped
-from .skill import PLAIN_AGENTS
+from .skill import plain_agents
 from .stats.practical import MIN_VERDICT_DEALS
 from .switches import switch_findings
 from .words import around, edge_digits, pct, pts, pts_ci, pts_span
@@ -184,9 +184,9 @@ def _closest(s: StudyAnalysis, cells: list[CellInfo], titled: bool) -> Finding:
         family = int(s.comparisons["in_family"].sum()) if "in_family" in s.comparisons.columns else 0
         sentence += _evidence_words(kinds, family)
     sentence += " " + three_way(s, cells)
-    names = tuple(a.split(":")[0] for c in cells for a in c.agents)
-    if all(a in PLAIN_AGENTS for a in names) and not s.anytime_valid:  # a raced study's line carries it
-        sentence += " " + plain_play_warning(agents=names)
+    who = plain_agents(a for c in cells for a in c.agents)
+    if who and not s.anytime_valid:  # a raced study's "Fairest setting" line carries it
+        sentence += " " + plain_play_warning(who=who)
     title = "Variant closest to fair" + (f" ({best.n_players} players, {best.lineup})" if titled else "")
     return Finding(title, sentence, tuple(c.id for c in cells))
 

@@ -27,7 +27,7 @@ Data only; the sentences are made by :mod:`analysis.ladder_findings`, the figure
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
 import numpy as np
@@ -63,6 +63,7 @@ __all__ = [
     "elo_checks",
     "fitted",
     "ladder_slope",
+    "plain_agents",
     "skill_ladder",
 ]
 
@@ -197,6 +198,13 @@ def compare_rungs(
 
 #: Agents that do not search: a trend over them describes greedy → search, not the top of the ladder.
 PLAIN_AGENTS = ("random", "greedy")
+
+
+def plain_agents(agents: Iterable[str]) -> str:
+    """``greedy`` / ``greedy and random``: the agents by name when none of them searches (the
+    plain-play warning, a handicap they do not read); empty when one does."""
+    names = sorted({a.split(":")[0] for a in agents})
+    return " and ".join(names) if names and all(n in PLAIN_AGENTS for n in names) else ""
 
 
 def fitted(points: Sequence[LadderPoint]) -> list[int]:

@@ -42,7 +42,7 @@ from scipy import stats as sps
 
 from rundir import Cell
 from rundir import columns as col
-from rundir.source import code_commit
+from rundir.source import written_at
 
 from .agents import iterations as _iters
 from .agents import ladder_key
@@ -467,8 +467,7 @@ def _ci(est: float, lo: float, hi: float, digits: int = 3, signed: bool = False)
 
 def format_strength(st: StrengthAnalysis) -> str:
     """Markdown tables: pairings, Elo ladder, rung gains, saturation and notes."""
-    written = code_commit() or "an installed package (no git checkout)"
-    out = [f"## Agent strength: {st.name}", "", f"Runs: {', '.join(st.runs)}. Written at {written}.", ""]
+    out = [f"## Agent strength: {st.name}", "", f"Runs: {', '.join(st.runs)}. Written at {written_at()}.", ""]
     out += ["| agent a | agent b | games | units | win share of a [95% CI] |", "|---|---|---|---|---|"]
     for r in st.pairs.iter_rows(named=True):
         out.append(

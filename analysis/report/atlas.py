@@ -26,12 +26,14 @@ import matplotlib.pyplot as plt
 from matplotlib.figure import Figure
 from matplotlib.patches import Patch, Rectangle
 
+from rundir.source import written_at
+
 from ..agents import describe
 from ..atlas import AtlasRow, GameAtlas, SeatShare, cell_words, game_atlas, points_words, share_digits
 from ..stats.practical import MIN_VERDICT_DEALS
 from ..words import around, pts, pts_span, signed
 from .doc import Doc
-from .methods import glossary_table, terms_used, written_at
+from .methods import glossary_table, terms_used
 from .style import OKABE_ITO
 
 __all__ = [

@@ -19,7 +19,7 @@ from ..content import Finding
 from ..fairest import fairest_rounds, race_again
 from ..fairness import CellFix, Sweep, cell_fixes, fix_claim, subject, sweep_claim, sweeps, unmeasured_claims
 from ..model import StudyAnalysis
-from ..skill import PLAIN_AGENTS
+from ..skill import plain_agents
 from ..words import around, pts, pts_span, signed
 from .doc import Doc
 
@@ -132,9 +132,9 @@ def fairness_findings(s: StudyAnalysis, fixes: list[CellFix], found: list[Sweep]
     for a ``fairest`` run only the race's answer (the rest is in the section)."""
     if fairest_rounds(s.manifest):
         line = _first_up(race_again(s.manifest, s.rows, s.threshold)[1]) + "."
-        names = tuple(a.split(":")[0] for c in s.info for a in c.agents)
-        if all(a in PLAIN_AGENTS for a in names):
-            line += " " + plain_play_warning("this is the race's answer for that play", names)
+        who = plain_agents(a for c in s.info for a in c.agents)
+        if who:
+            line += " " + plain_play_warning("this is the race's answer for that play", who)
         return [Finding("Fairest setting", line)]
     out = _unmeasured(unmeasured_claims(s))
     out += [

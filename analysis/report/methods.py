@@ -7,7 +7,7 @@ import re
 from collections.abc import Sequence
 
 from rundir import EngineSpec
-from rundir.source import code_commit
+from rundir.source import written_at
 
 from ..agents import describe, ladder_key
 from ..claims import threshold_source_words
@@ -335,11 +335,6 @@ def _engine(engine: EngineSpec) -> str:
     rules = ", ".join(f"{g} rules v{v}" for g, v in engine.rules_version.items())
     agents = ", ".join(f"{a} v{v}" for a, v in engine.agent_versions.items())
     return "; ".join(x for x in (rules, f"agents {agents}" if agents else "") if x) or "n/a"
-
-
-def written_at() -> str:
-    """The commit of the code that writes the page (Provenance's "page written at")."""
-    return code_commit() or "an installed package (no git checkout)"
 
 
 def _source_key(source: str) -> str:

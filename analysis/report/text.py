@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..content import Code, Interval, TableCell
-from ..words import MINUS, edge_digits, interval, pts
+from ..words import MINUS, edge_digits, interval, is_missing, pts, pts_span
 
 __all__ = ["cell_text"]
 
@@ -11,17 +11,14 @@ __all__ = ["cell_text"]
 def cell_text(v: TableCell) -> str:
     """A table cell as text: intervals as ``est [lo, hi]`` (percent and points ×100, points signed)."""
     if isinstance(v, Interval):
-        if v.kind == "percent":
-            if v.estimate != v.estimate or v.lo != v.lo or v.hi != v.hi:
-                return "n/a"
-            d = edge_digits(v.lo, v.hi, v.marks, v.digits)
-            return f"{100 * v.estimate:.{v.digits}f} [{100 * v.lo:.{d}f}, {100 * v.hi:.{d}f}]"
+        if v.kind == "number":
+            return interval(v.estimate, v.lo, v.hi, v.digits).replace("-", MINUS)
+        if is_missing(v.estimate, v.lo, v.hi):
+            return "n/a"
         if v.kind == "points":
-            if v.estimate != v.estimate or v.lo != v.lo or v.hi != v.hi:
-                return "n/a"
-            d = edge_digits(v.lo, v.hi, (0.0, *v.marks), v.digits)
-            return f"{pts(v.estimate, v.digits)} [{pts(v.lo, d)}, {pts(v.hi, d)}]"
-        return interval(v.estimate, v.lo, v.hi, v.digits).replace("-", MINUS)
+            return f"{pts(v.estimate, v.digits)} {pts_span(v.lo, v.hi, (0.0, *v.marks), v.digits)}"
+        d = edge_digits(v.lo, v.hi, v.marks, v.digits)
+        return f"{100 * v.estimate:.{v.digits}f} [{100 * v.lo:.{d}f}, {100 * v.hi:.{d}f}]"
     if isinstance(v, Code):
         return v.text
     if isinstance(v, float):

@@ -537,6 +537,7 @@ impl<G: Evaluate> MctsAgent<G> {
                 self.order.push((-e.prior, i as u64, i));
             }
         }
+        let by_key = |a: &(f64, u64, u32), b: &(f64, u64, u32)| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1));
         // Each kind's best: its key moved below every other (priors are in [0, 1]).
         let p = tab.player as usize;
         let kinds = state.action_kinds(p);
@@ -551,12 +552,11 @@ impl<G: Evaluate> MctsAgent<G> {
                     .order
                     .iter_mut()
                     .filter(|o| o.0 >= -1.0 && self.legal_set.contains(&edges[(tab.start + o.2) as usize].action));
-                if let Some(best) = of_kind.min_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1))) {
+                if let Some(best) = of_kind.min_by(|a, b| by_key(a, b)) {
                     best.0 -= 2.0;
                 }
             }
         }
-        let by_key = |a: &(f64, u64, u32), b: &(f64, u64, u32)| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1));
         let k = m.min(self.order.len());
         if self.order.len() > k {
             self.order.select_nth_unstable_by(k - 1, by_key);
