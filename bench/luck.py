@@ -12,9 +12,10 @@ the process-CPU cost of the measurement (with / without).
     python -m bench.luck [GAME ...] [--agent greedy] [--deals 2000] [--luck-value learned] [--seed 2026]
 
 ``--luck-value`` is the value ``V`` the measurement uses: ``learned`` (the game's learned
-evaluation, the default) or ``rollout:k=K[,h=H][,at=all|deal]`` (the mean of ``K`` greedy
-playouts on fixed streams, cut after ``H`` decisions and then valued by the learned evaluation,
-0 = to the end; ``at=deal`` measures the deal's luck only).
+evaluation, the default) or ``rollout:k=K[,h=H][,at=all|deal|all+ties|deal+ties]`` (the mean
+of ``K`` greedy playouts on fixed streams, cut after ``H`` decisions and then valued by the
+learned evaluation, 0 = to the end; ``at=deal`` measures the deal's luck only; ``+ties`` adds the
+luck of greedy's tie-breaks).
 
 Writes luck-<agent>.json (luck-<agent>-<value>.json for another value) into ``--out``.
 """
@@ -99,7 +100,9 @@ def main() -> None:
     ap.add_argument("--agent", default="greedy")
     ap.add_argument("--deals", type=int, default=2000)
     ap.add_argument(
-        "--luck-value", default="learned", help="learned, or rollout:k=K[,h=H][,at=all|deal] (docstring)"
+        "--luck-value",
+        default="learned",
+        help="learned, or rollout:k=K[,h=H][,at=all|deal|all+ties|deal+ties] (docstring)",
     )
     ap.add_argument("--seed", type=int, default=2026)
     add_out(ap, "luck")

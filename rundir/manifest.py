@@ -121,8 +121,8 @@ class Study:
     luck: bool = False
     #: The value the luck is measured with (study key ``luck_value``; ``rust_core``'s
     #: ``LuckValue``): ``learned`` (the game's learned evaluation, the default) or
-    #: ``rollout:k=K[,h=H][,at=all|deal]`` (greedy playouts). Part of the identity only when not
-    #: the default: it changes the luck column, not the games.
+    #: ``rollout:k=K[,h=H][,at=all|deal|all+ties|deal+ties]`` (greedy playouts). Part of the
+    #: identity only when not the default: it changes the luck column, not the games.
     luck_value: str = "learned"
     #: The cell that plays the published rules (study key ``official``); not part of the identity.
     official: str | None = None

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+from types import SimpleNamespace
 
 import polars as pl
 import pytest
@@ -99,3 +100,25 @@ def test_the_batch_measures_luck_with_the_study_value(write_study):
     rollout = spec.simulate(0, 8).column("luck").to_pylist()
     learned = batch_spec(dataclasses.replace(study, luck_value="learned"), study.cells[0])
     assert rollout != learned.simulate(0, 8).column("luck").to_pylist()  # another value, other luck
+
+
+@pytest.mark.parametrize(
+    ("value", "said", "not_said"),
+    [
+        ("learned", "every chance event", "tie-break"),
+        ("rollout:k=4,at=deal", "the deal only", "tie-break"),
+        ("rollout:k=4,at=deal+ties", "the deal only", "every chance event"),
+        ("rollout:k=4,at=all+ties", "every chance event", "the deal only"),
+    ],
+)
+def test_the_luck_section_names_what_was_measured_and_what_playouts_cost(value, said, not_said):
+    from analysis.report.luck import _cost, _where
+
+    run = SimpleNamespace(study=SimpleNamespace(luck_value=value), games_played=400, task_cpu_seconds=2.0)
+    fake = SimpleNamespace(paired=True, manifest=run)
+    where, cost = _where(fake), _cost(fake)  # type: ignore[arg-type]
+    assert said in where and not_said not in where
+    assert ("tie-break of a greedy player" in where) == value.endswith("+ties")
+    # playouts cost CPU, and the page says how much next to the deals they save
+    assert (cost == "") == (value == "learned")
+    assert value == "learned" or "5.0 ms of CPU" in cost and "deals, not CPU" in cost

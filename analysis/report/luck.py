@@ -94,10 +94,31 @@ def _value_words(s: StudyAnalysis) -> str:
 
 
 def _where(s: StudyAnalysis) -> str:
-    """Which chance events were measured."""
-    if "at=deal" in s.manifest.study.luck_value:
-        return "the deal only (every card or tile of the set-up)"
-    return "every chance event (the deal, and every card or tile drawn)"
+    """Which chance events were measured (``at=`` of the study's ``luck_value``)."""
+    at = re.search(r"at=([a-z+]+)", s.manifest.study.luck_value)
+    where = at.group(1) if at else "all"
+    events = (
+        "the deal only (every card or tile of the set-up)"
+        if where.startswith("deal")
+        else "every chance event (the deal, and every card or tile drawn)"
+    )
+    if where.endswith("+ties"):
+        events += ", and every tie-break of a greedy player (its uniform draw among its best-valued actions)"
+    return events
+
+
+def _cost(s: StudyAnalysis) -> str:
+    """What playouts cost, from the run's own CPU time ("" for the learned evaluation, whose cost
+    is small)."""
+    m = s.manifest
+    if m.study.luck_value == "learned" or not m.games_played or not m.task_cpu_seconds:
+        return ""
+    ms = 1000 * m.task_cpu_seconds / m.games_played
+    unit = "deals" if s.paired else "games"
+    return (
+        f" {unit.capitalize()} saved counts {unit}, not CPU: the playouts made each game of this run "
+        f"cost {ms:,.1f} ms of CPU, the measurement included."
+    )
 
 
 def luck_section(doc: Doc, s: StudyAnalysis) -> None:
@@ -112,7 +133,7 @@ def luck_section(doc: Doc, s: StudyAnalysis) -> None:
         f"({_value_words(s)}) minus its expected change over redrawn outcomes. Subtracting it leaves the "
         "expected result unchanged, so "
         "the corrected advantage estimates the same quantity; where it explains much of the outcome, "
-        f"it needs fewer {unit} for the same interval. {_verdicts(s)} Luck's "
+        f"it needs fewer {unit} for the same interval.{_cost(s)} {_verdicts(s)} Luck's "
         "share is the part of a game's outcome the measured luck explains (squared correlation): a lower "
         "bound on how much of the game is chance, since the evaluation sees only part of it."
         + (

@@ -228,8 +228,8 @@ fn luck_leaves_play_unchanged<G: Engine>() {
         let sum: f64 = rows.iter().sum();
         assert!(rows.iter().all(|l| l.is_finite()) && sum.abs() < 1e-9, "{}: game {}: luck {rows:?}", G::NAME, game[0]);
     }
-    // the rollout value (short playouts here) plays the same games too
-    let rollout = crate::luck::LuckValue::Rollout { k: 2, h: 3, deal_only: false };
+    // the rollout value (short playouts here, greedy's tie-breaks measured too) plays the same games
+    let rollout = crate::luck::LuckValue::Rollout { k: 2, h: 3, deal_only: false, ties: true };
     let mut measured =
         batch::simulate::<G>(&spec.clone().with_luck(true).with_luck_value(rollout), 0, 6).expect("simulate");
     let luck = std::mem::take(&mut measured.luck);

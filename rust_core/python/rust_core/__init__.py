@@ -198,7 +198,8 @@ class BatchSpec:
     #: Measure every player's luck: :meth:`simulate` adds the column ``luck`` (play is the same).
     luck: bool = False
     #: The value ``V`` the luck measurement uses: ``"learned"`` (the game's learned evaluation) or
-    #: ``"rollout:k=K[,h=H]"`` (mean of ``K`` greedy playouts, cut after ``H`` decisions).
+    #: ``"rollout:k=K[,h=H][,at=all|deal|all+ties|deal+ties]"`` (mean of ``K`` greedy playouts, cut
+    #: after ``H`` decisions; ``+ties``: greedy players' tie-breaks measured too).
     luck_value: str = "learned"
 
     def _native_spec(self) -> tuple[str, list[str], int, bool, dict[str, str]]:

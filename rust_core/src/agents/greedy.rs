@@ -37,6 +37,24 @@ pub fn best_index(values: &[f64], rng: &mut Rng) -> usize {
     chosen
 }
 
+/// The indices [`best_index`] picks among (uniformly): those within 1e-9 of the running best
+/// since it last rose by more than 1e-9, in the same scan.
+pub fn tied_indices(values: &[f64]) -> Vec<usize> {
+    const EPS: f64 = 1e-9;
+    let mut best = f64::NEG_INFINITY;
+    let mut tied = Vec::new();
+    for (i, &v) in values.iter().enumerate() {
+        if v > best + EPS {
+            best = v;
+            tied.clear();
+            tied.push(i);
+        } else if (v - best).abs() <= EPS {
+            tied.push(i);
+        }
+    }
+    tied
+}
+
 impl<G: Evaluate> Agent<G> for GreedyAgent<G> {
     fn choose(&mut self, view: &View<G>, rng: &mut Rng) -> G::Action {
         self.buf.clear();

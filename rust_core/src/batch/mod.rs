@@ -356,9 +356,16 @@ fn play_batch<G: Engine>(
         for s in samples.iter_mut() {
             s.seen = 0;
         }
-        let mut meter = spec.luck.then(|| match spec.luck_value {
-            LuckValue::Learned => LuckMeter::new::<G>(luck_rng(seed, index)),
-            v => LuckMeter::with_value::<G>(luck_rng(seed, index), v, Some(luck_rollout_rng(seed, index))),
+        let mut meter = spec.luck.then(|| {
+            let meter = match spec.luck_value {
+                LuckValue::Learned => LuckMeter::new::<G>(luck_rng(seed, index)),
+                v => LuckMeter::with_value::<G>(luck_rng(seed, index), v, Some(luck_rollout_rng(seed, index))),
+            };
+            let mut greedy = [false; MAX_SEATS];
+            for (q, &p) in setup.seating(index, pair_seats).1.iter().enumerate() {
+                greedy[q] = setup.agents[p].name == "greedy";
+            }
+            meter.with_greedy(greedy)
         });
         let fresh = |rng: Rng| G::new(&setup.variant, n, rng);
         let (state, who, deal_index) = setup.play(&mut agents, seed, index, pair_seats, false, |s, q, a| {
