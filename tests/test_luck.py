@@ -107,7 +107,7 @@ def test_the_batch_measures_luck_with_the_study_value(write_study):
     [
         ("learned", "every chance event", "tie-break"),
         ("rollout:k=4,at=deal", "the deal only", "tie-break"),
-        ("rollout:k=4,at=deal+ties", "the deal only", "every chance event"),
+        ("rollout:k=4,at=deal+ties", "not at the cards or tiles drawn later", "deal only"),
         ("rollout:k=4,at=all+ties", "every chance event", "the deal only"),
     ],
 )

@@ -97,14 +97,16 @@ def _where(s: StudyAnalysis) -> str:
     """Which chance events were measured (``at=`` of the study's ``luck_value``)."""
     at = re.search(r"at=([a-z+]+)", s.manifest.study.luck_value)
     where = at.group(1) if at else "all"
-    events = (
-        "the deal only (every card or tile of the set-up)"
-        if where.startswith("deal")
-        else "every chance event (the deal, and every card or tile drawn)"
+    deal, every = (
+        "the deal (every card or tile of the set-up)",
+        "every chance event (the deal, and every card or tile drawn)",
     )
-    if where.endswith("+ties"):
-        events += ", and every tie-break of a greedy player (its uniform draw among its best-valued actions)"
-    return events
+    ties = "at every tie-break of a greedy player (its uniform draw among its best-valued actions)"
+    return {
+        "deal": "the deal only (every card or tile of the set-up)",
+        "deal+ties": f"{deal} and {ties}, not at the cards or tiles drawn later",
+        "all+ties": f"{every} and {ties}",
+    }.get(where, every)
 
 
 def _cost(s: StudyAnalysis) -> str:
