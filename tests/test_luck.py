@@ -112,13 +112,14 @@ def test_the_batch_measures_luck_with_the_study_value(write_study):
     ],
 )
 def test_the_luck_section_names_what_was_measured_and_what_playouts_cost(value, said, not_said):
-    from analysis.report.luck import _cost, _where
+    from analysis.report.luck import _chance, _cost, _where
 
     run = SimpleNamespace(study=SimpleNamespace(luck_value=value), games_played=400, task_cpu_seconds=2.0)
     fake = SimpleNamespace(paired=True, manifest=run)
     where, cost = _where(fake), _cost(fake)  # type: ignore[arg-type]
     assert said in where and not_said not in where
     assert ("tie-break of a greedy player" in where) == value.endswith("+ties")
+    assert ("tie-breaks" in _chance(fake)) == value.endswith("+ties")  # type: ignore[arg-type]
     # playouts cost CPU, and the page says how much next to the deals they save
     assert (cost == "") == (value == "learned")
     assert value == "learned" or "5.0 ms of CPU" in cost and "deals, not CPU" in cost

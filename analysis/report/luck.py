@@ -109,6 +109,11 @@ def _where(s: StudyAnalysis) -> str:
     }.get(where, every)
 
 
+def _chance(s: StudyAnalysis) -> str:
+    """What the measured luck stands for: chance, and greedy's random tie-breaks when measured."""
+    return "chance or greedy's random tie-breaks" if "+ties" in s.manifest.study.luck_value else "chance"
+
+
 def _cost(s: StudyAnalysis) -> str:
     """What playouts cost, from the run's own CPU time ("" for the learned evaluation, whose cost
     is small)."""
@@ -137,7 +142,7 @@ def luck_section(doc: Doc, s: StudyAnalysis) -> None:
         "the corrected advantage estimates the same quantity; where it explains much of the outcome, "
         f"it needs fewer {unit} for the same interval.{_cost(s)} {_verdicts(s)} Luck's "
         "share is the part of a game's outcome the measured luck explains (squared correlation): a lower "
-        "bound on how much of the game is chance, since the evaluation sees only part of it."
+        f"bound on how much of the game is {_chance(s)}, since the evaluation sees only part of it."
         + (
             " Beside it, for each rung of the skill ladder, how often it beats the rung below in their "
             "2-player games (win share, 95% CI): how much skill decides."
