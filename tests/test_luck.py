@@ -123,3 +123,10 @@ def test_the_luck_section_names_what_was_measured_and_what_playouts_cost(value, 
     # playouts cost CPU, and the page says how much next to the deals they save
     assert (cost == "") == (value == "learned")
     assert value == "learned" or "5.0 ms of CPU" in cost and "deals, not CPU" in cost
+
+
+def test_the_estimator_names_the_ladder_trend_only_in_a_study_with_a_ladder():
+    from analysis.report.luck import _readers
+
+    assert "ladder" not in _readers(SimpleNamespace(rungs=[]))  # type: ignore[arg-type]
+    assert "the skill ladder's trend" in _readers(SimpleNamespace(rungs=["greedy", "xmcts"]))  # type: ignore[arg-type]

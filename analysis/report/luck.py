@@ -31,6 +31,12 @@ def _saved(rows: list[LuckRow]) -> str:
     return f"×{lo:.2f}" if f"{lo:.2f}" == f"{hi:.2f}" else f"×{lo:.2f}–×{hi:.2f}"
 
 
+def _readers(s: StudyAnalysis) -> str:
+    """What reads the corrected advantage: the skill ladder's trend only in a study with one."""
+    trend = ", the skill ladder's trend of it" if s.rungs else ""
+    return f"each verdict, the advantage table{trend}"
+
+
 def estimator_lead(s: StudyAnalysis) -> list[str]:
     """The verdict's line on the estimator, for a study that recorded luck or asked for the
     corrected estimator (none otherwise: every number reads the win share as played)."""
@@ -42,8 +48,8 @@ def estimator_lead(s: StudyAnalysis) -> list[str]:
         names = ", ".join(s.short(c) for c in raw)
         left = f" ({names} recorded no luck and read the raw win share)" if raw else ""
         return [
-            "Estimator: luck-corrected, as this study asks. The start-player advantage (each "
-            "verdict, the advantage table, the skill ladder's trend) reads the start player's win share "
+            f"Estimator: luck-corrected, as this study asks. The start-player advantage ({_readers(s)}) "
+            "reads the start player's win share "
             f"minus the luck measured for them, an unbiased estimate of the same advantage{saved}{left}. "
             f"The raw win share is read by {RAW_NUMBERS}."
         ]
@@ -63,8 +69,7 @@ def estimator_methods(s: StudyAnalysis) -> str | None:
         return None
     unit = "deal" if s.paired else "game"
     which = (
-        "This study reads the luck-corrected start-player advantage, as it asks: each verdict, the "
-        "advantage table and the skill ladder's trend of it. "
+        f"This study reads the luck-corrected start-player advantage, as it asks: {_readers(s)}. "
         if used
         else "This study reads the raw win share everywhere (the default). "
     )
