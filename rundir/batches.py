@@ -125,13 +125,41 @@ def encode(table: pa.Table, identity: dict[str, object], *, compact: bool = Fals
 
 @contextlib.contextmanager
 def _stops_held() -> Iterator[None]:
-    """Holds SIGINT and SIGTERM on the main thread (where Python runs their handlers) until the block
-    ends; a stop that arrives meanwhile is delivered right after. Elsewhere, or without
-    ``pthread_sigmask``, a no-op."""
-    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "pthread_sigmask"):
+    """Holds SIGINT and SIGTERM until the block ends; a stop that arrives meanwhile is raised
+    again right after. Their handlers are swapped for one that notes the signal: Python runs a
+    handler on the main thread whichever thread the kernel delivered the signal to, so this holds
+    in a process with other threads too (blocking the signals on the main thread with
+    ``pthread_sigmask`` did not: a signal sent to the process goes to any thread that has it
+    unblocked, and its handler then ran inside the block). Off the main thread, where handlers
+    cannot be set, or where a handler was not set from Python, the mask is the fallback."""
+    stops = (signal.SIGINT, signal.SIGTERM)
+    if threading.current_thread() is not threading.main_thread():
         yield
         return
-    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+    previous = {s: signal.getsignal(s) for s in stops}
+    if any(h is None for h in previous.values()):
+        with _masked(stops):
+            yield
+        return
+    held: list[int] = []
+    for s in stops:
+        signal.signal(s, lambda signum, frame: held.append(signum))
+    try:
+        yield
+    finally:
+        for s, handler in previous.items():
+            signal.signal(s, handler)
+        for signum in dict.fromkeys(held):
+            signal.raise_signal(signum)
+
+
+@contextlib.contextmanager
+def _masked(stops: tuple[signal.Signals, ...]) -> Iterator[None]:
+    """``stops`` blocked on this thread until the block ends (where ``pthread_sigmask`` exists)."""
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, set(stops))
     try:
         yield
     finally:
