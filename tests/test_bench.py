@@ -71,6 +71,7 @@ TINY: dict[str, tuple[dict[str, str], list[str]]] = {
     "bench.calibrate_trend": ({}, ["--reps", "2"]),
     "bench.anytime_coverage": ({}, ["--reps", "2", "--deals", "40", "--every", "20"]),
     "bench.luck": ({}, ["hiroba", "--deals", "5"]),
+    "bench.decided": ({}, ["hiroba", "--deals", "3", "--spec", "xmcts:iters=20"]),
     "bench.luck_coverage": ({}, ["--reps", "2", "--deals", "40", "--every", "20"]),
     "bench.switch_screen": ({"GAME": "taluva"}, ["--deals", "2", "--players", "2"]),
     "bench.fairest_coin": ({}, ["--reps", "1", "--games", "20", "--max-games", "40", "--optuna-reps", "1"]),

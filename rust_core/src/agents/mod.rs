@@ -86,6 +86,7 @@ fn allowed_params(name: &str) -> &'static [&'static str] {
             "prior",
             "tree_depth",
             "stop",
+            "decided",
             "root",
             "root_m",
         ],
@@ -224,6 +225,12 @@ impl AgentSpec {
             "reuse" => cfg.reuse = self.number(k, v, 0, 1, "0 or 1")? == 1,
             "tree_depth" => cfg.tree_depth = self.number(k, v, 0, 1000, "an integer 0..=1000")?,
             "stop" => cfg.stop = self.number(k, v, 0.0, 1.0, "a number 0..=1")?,
+            "decided" => {
+                cfg.decided = self.number(k, v, 0.0, 1.0, "0 or a number 0.5..=1")?;
+                if cfg.decided > 0.0 && cfg.decided < 0.5 {
+                    return Err(self.bad(format!("decided={v}: allowed 0 or a number 0.5..=1")));
+                }
+            }
             "root_m" => cfg.root_m = self.number(k, v, 2, mcts::MAX_ROOT_M, "an integer 2..=64")?,
             "root" => {
                 cfg.root = match v {

@@ -416,6 +416,29 @@ fn stop_ends_a_settled_search_early_with_the_same_move() {
     assert!(AgentSpec::parse("xmcts:stop=2").is_err(), "stop is 0..=1");
 }
 
+/// `decided` ends a search at a turn after a quarter of its iterations only where the position's
+/// value is at least `decided` or at most `1 − decided`: always at 0.5, never in an opening.
+#[test]
+fn decided_ends_only_the_searches_of_decided_positions() {
+    use super::Agent;
+    let visits = |spec: &str, seed: u64| {
+        let g = state(json!({}), 2, seed);
+        let cfg = AgentSpec::parse(spec).unwrap().mcts_config().unwrap();
+        let mut agent = super::mcts::MctsAgent::<Alhambra>::new(cfg);
+        agent.choose(&View::new(&g, g.decision().first()), &mut agent_rng(seed, 0, 0));
+        agent.root_visits()
+    };
+    for seed in 0..4 {
+        // the first check after a quarter (25 of 100) is at iteration 32
+        assert_eq!(visits("xmcts:iters=100,decided=0.5", seed), 32, "seed {seed}");
+        assert_eq!(visits("xmcts:iters=100,decided=0.99", seed), 100, "seed {seed}: an opening is not decided");
+        assert_eq!(visits("xmcts:iters=100", seed), 100);
+    }
+    for bad in ["xmcts:decided=0.3", "xmcts:decided=1.5", "xmcts:decided=x", "mcts:decided=0.9"] {
+        assert!(AgentSpec::parse(bad).and_then(|a| a.mcts_config()).is_err(), "{bad}");
+    }
+}
+
 /// Player 0 searches, the game goes on until player 0 acts again, and player 0 searches
 /// again; with `new_game` the agent is told a new game began and then the same actions.
 /// The second search's root visits.
