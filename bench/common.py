@@ -38,6 +38,21 @@ def best_rate(work: Callable[[], int], repeats: int) -> float:
     return best
 
 
+def t_interval(values: Any) -> list[float]:
+    """``[mean, low, high]``: the mean of ``values`` (a 1-d numpy array) and its 95% Student-t
+    interval."""
+    from scipy import stats
+
+    m, se = float(values.mean()), float(values.std(ddof=1) / values.size**0.5)
+    q = float(stats.t.ppf(0.975, values.size - 1))
+    return [m, m - q * se, m + q * se]
+
+
+def points(v: list[float], digits: int = 1) -> str:
+    """A ``[mean, low, high]`` share as signed points: ``+2.5 [+0.7, +4.4]``."""
+    return f"{100 * v[0]:+.{digits}f} [{100 * v[1]:+.{digits}f}, {100 * v[2]:+.{digits}f}]"
+
+
 def default_out(benchmark: str) -> Path:
     """A new dated experiment folder for a run that names none: bench/experiments/<UTC date>-<benchmark>."""
     return EXPERIMENTS / f"{time.strftime('%Y-%m-%d', time.gmtime())}-{benchmark}"

@@ -20,18 +20,11 @@ import argparse
 
 import numpy as np
 import polars as pl
-from scipy import stats
 
 import rust_core
-from bench.common import add_out, write
+from bench.common import add_out, points, t_interval, write
 
 GAMES = ("alhambra", "hiroba", "maharaja", "taluva", "titania")
-
-
-def _ci(values: np.ndarray) -> list[float]:
-    m, se = float(values.mean()), float(values.std(ddof=1) / np.sqrt(values.size))
-    q = float(stats.t.ppf(0.975, values.size - 1))
-    return [m, m - q * se, m + q * se]
 
 
 def _play(game: str, agents: list[str], deals: int, seed: int) -> tuple[pl.DataFrame, list[float]]:
@@ -66,15 +59,11 @@ def measure(game: str, spec: str, decided: float, deals: int, seed: int) -> dict
         "cpu_per_game_plain": sum(cpu_plain),
         "cpu_per_game_decided": sum(cpu_ended),
         "cpu_ratio": sum(cpu_ended) / sum(cpu_plain),
-        "advantage_plain": _ci(start_plain),
-        "advantage_decided": _ci(start_ended),
-        "advantage_difference": _ci(start_ended - start_plain),
-        "win_share_against_plain": _ci(_per_deal(duel, "player", 0)),
+        "advantage_plain": t_interval(start_plain),
+        "advantage_decided": t_interval(start_ended),
+        "advantage_difference": t_interval(start_ended - start_plain),
+        "win_share_against_plain": t_interval(_per_deal(duel, "player", 0)),
     }
-
-
-def _pts(v: list[float]) -> str:
-    return f"{100 * v[0]:+.1f} [{100 * v[1]:+.1f}, {100 * v[2]:+.1f}]"
 
 
 def main() -> None:
@@ -93,8 +82,8 @@ def main() -> None:
         share = f["win_share_against_plain"]
         assert isinstance(share, list)
         print(
-            f"{game:9s} CPU x{f['cpu_ratio']:.2f}  advantage {_pts(f['advantage_plain'])} -> "  # type: ignore[arg-type]
-            f"{_pts(f['advantage_decided'])} (difference {_pts(f['advantage_difference'])})  "  # type: ignore[arg-type]
+            f"{game:9s} CPU x{f['cpu_ratio']:.2f}  advantage {points(f['advantage_plain'])} -> "  # type: ignore[arg-type]
+            f"{points(f['advantage_decided'])} (difference {points(f['advantage_difference'])})  "  # type: ignore[arg-type]
             f"against plain {share[0]:.3f} [{share[1]:.3f}, {share[2]:.3f}]",
             flush=True,
         )

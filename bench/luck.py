@@ -25,20 +25,12 @@ from __future__ import annotations
 import argparse
 import time
 
-import numpy as np
 import polars as pl
-from scipy import stats
 
 import rust_core
-from bench.common import add_out, write
+from bench.common import add_out, points, t_interval, write
 
 GAMES = ("alhambra", "hiroba", "maharaja", "taluva", "titania")
-
-
-def _ci(values: np.ndarray) -> list[float]:
-    m, se = float(values.mean()), float(values.std(ddof=1) / np.sqrt(values.size))
-    q = float(stats.t.ppf(0.975, values.size - 1))
-    return [m, m - q * se, m + q * se]
 
 
 def _timed(
@@ -70,9 +62,9 @@ def measure(game: str, agent: str, deals: int, value: str = "learned", seed: int
         "deals": deals,
         "luck_value": value,
         "seed": seed,
-        "raw": _ci(raw),
-        "corrected": _ci(corrected),
-        "difference": _ci(raw - corrected),
+        "raw": t_interval(raw),
+        "corrected": t_interval(corrected),
+        "difference": t_interval(raw - corrected),
         "variance_raw": float(raw.var(ddof=1)),
         "variance_corrected": float(corrected.var(ddof=1)),
         "deals_saved_factor": float(raw.var(ddof=1) / corrected.var(ddof=1)),
@@ -81,15 +73,11 @@ def measure(game: str, agent: str, deals: int, value: str = "learned", seed: int
     }
 
 
-def _pts(v: list[float], digits: int = 1) -> str:
-    return f"{100 * v[0]:+.{digits}f} [{100 * v[1]:+.{digits}f}, {100 * v[2]:+.{digits}f}]"
-
-
 def _line(f: dict[str, object]) -> str:
     raw, corrected, diff = (f[k] for k in ("raw", "corrected", "difference"))
     assert isinstance(raw, list) and isinstance(corrected, list) and isinstance(diff, list)
     return (
-        f"raw {_pts(raw)}  corrected {_pts(corrected)}  difference {_pts(diff, 2)}  "
+        f"raw {points(raw)}  corrected {points(corrected)}  difference {points(diff, 2)}  "
         f"deals saved x{f['deals_saved_factor']:.2f}  CPU x{f['cpu_ratio']:.2f}"
     )
 
