@@ -12,7 +12,7 @@ default: with today's evaluations the correction saves no deals, see
 (:func:`analysis.study._advantage_row`: each verdict, the advantage table) and the skill ladder's
 trend of it, the comparisons between cells and the rule switches' changes of it, ``fairest``'s race
 and ``--precision``'s stop read it (:func:`start_outcome`). Every other number reads the raw win
-share (:data:`RAW_NUMBERS`).
+share (the report names them: :func:`analysis.report.luck.raw_readers`).
 """
 
 from __future__ import annotations
@@ -21,15 +21,9 @@ import polars as pl
 
 from rundir import Study
 
-__all__ = ["CORRECTED", "RAW", "RAW_NUMBERS", "outcome_column", "start_outcome"]
+__all__ = ["CORRECTED", "RAW", "outcome_column", "start_outcome"]
 
 RAW, CORRECTED = "raw", "corrected"
-#: What reads the raw win share whatever the estimator, in the report's words.
-RAW_NUMBERS = (
-    "the seat win rates, the test that all seats win equally often, the lines fitted through swept "
-    "settings, the other outcomes (margins, lengths, ties), the agents' strength (Elo) and the game's "
-    "own tables"
-)
 
 
 def outcome_column(study: Study, rows: pl.DataFrame) -> pl.Expr | None:

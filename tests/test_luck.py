@@ -50,6 +50,9 @@ def test_the_report_says_which_estimator_and_what_it_saved(tmp_path, monkeypatch
     md = (index.parent / "report.md").read_text()
     assert "## Luck against skill" in md and "The verdicts above use the raw outcomes." in md
     assert "deals saved (×)" in md
+    # one cell: no sweep and no Elo on this page, so the list of raw numbers names neither
+    raw = "the seat win rates, the test that all seats win equally often, the other outcomes"
+    assert f"Always raw: {raw} (margins, lengths, ties) and the game's own tables." in md
 
 
 COIN_LUCK = """

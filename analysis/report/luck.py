@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import re
 
-from ..estimator import CORRECTED, RAW_NUMBERS
+from ..estimator import CORRECTED
+from ..fairness import sweeps
 from ..luck import LuckRow, luck_rows
 from ..model import StudyAnalysis
 from ..stats.intervals import Estimate
 from ..words import interval
 from .doc import Doc
+from .strength import rates_strength
 
-__all__ = ["estimator_lead", "estimator_methods", "luck_section"]
+__all__ = ["estimator_lead", "estimator_methods", "luck_section", "raw_readers"]
 
 
 def _corrected_cells(s: StudyAnalysis) -> tuple[list[str], list[str]]:
@@ -29,6 +31,16 @@ def _saved(rows: list[LuckRow]) -> str:
     """The deals saved over the cells: ``×8.05``, or the range ``×0.94–×8.05``."""
     lo, hi = min(r.deals_saved for r in rows), max(r.deals_saved for r in rows)
     return f"×{lo:.2f}" if f"{lo:.2f}" == f"{hi:.2f}" else f"×{lo:.2f}–×{hi:.2f}"
+
+
+def raw_readers(s: StudyAnalysis) -> str:
+    """What on this page reads the raw win share whatever the estimator (the lines through swept
+    settings and the Elo ratings only where the page has them)."""
+    parts = ["the seat win rates", "the test that all seats win equally often"]
+    parts += ["the lines fitted through swept settings"] if sweeps(s) else []
+    parts += ["the other outcomes (margins, lengths, ties)"]
+    parts += ["the agents' strength (Elo)"] if rates_strength(s) else []
+    return ", ".join(parts) + " and the game's own tables"
 
 
 def _readers(s: StudyAnalysis) -> str:
@@ -51,7 +63,7 @@ def estimator_lead(s: StudyAnalysis) -> list[str]:
             f"Estimator: luck-corrected, as this study asks. The start-player advantage ({_readers(s)}) "
             "reads the start player's win share "
             f"minus the luck measured for them, an unbiased estimate of the same advantage{saved}{left}. "
-            f"The raw win share is read by {RAW_NUMBERS}."
+            f"The raw win share is read by {raw_readers(s)}."
         ]
     if not rows:
         return []
@@ -79,7 +91,7 @@ def estimator_methods(s: StudyAnalysis) -> str | None:
         "interval (or, in a raced study, the same confidence sequence, not cut to [0, 1]); the luck has "
         "mean zero, so it estimates the same advantage as the raw win share. Its gain is the variance per "
         f"{unit} raw over corrected ({unit}s saved: how many times fewer {unit}s the same interval needs; "
-        f"below 1 it costs {unit}s). Always raw: {RAW_NUMBERS}."
+        f"below 1 it costs {unit}s). Always raw: {raw_readers(s)}."
     )
 
 

@@ -101,10 +101,14 @@ def write_strength(st: StrengthAnalysis, out_dir: pathlib.Path | str) -> dict[st
     return paths
 
 
+def rates_strength(s: StudyAnalysis) -> bool:
+    """Whether the report rates the agents (Elo): the study played several head-to-head line-ups."""
+    return len({tuple(c.agents) for c in s.played if len(c.agents) == 2 and c.agents[0] != c.agents[1]}) >= 2
+
+
 def strength_section(doc: Doc, s: StudyAnalysis) -> None:
     """Agent strength (win shares, Elo ladder) when the study has several head-to-head line-ups."""
-    lineups = {tuple(c.agents) for c in s.played if len(c.agents) == 2 and c.agents[0] != c.agents[1]}
-    if len(lineups) < 2:
+    if not rates_strength(s):
         return
     doc.heading("Agent strength")
     try:
