@@ -33,7 +33,7 @@ threshold is printed beside every "fair", "confirmed" and "refuted".
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from .stats.practical import MIN_VERDICT_DEALS, classify, direction
@@ -185,8 +185,21 @@ def _refuted_elsewhere(c: FixClaim) -> bool:
     )
 
 
+def own_play(c: FixClaim) -> FixClaim:
+    """``c`` with its own handicap's play where this study did not play it but another report did
+    (among ``others``; the one on most deals): played evidence outranks a prediction, so that play
+    decides the fix and is no longer quoted as another handicap."""
+    same = [o for o in c.others if o.handicap == c.handicap] if c.played is None else []
+    if not same:
+        return c
+    o = max(same, key=lambda x: x.deals)
+    rest = tuple(x for x in c.others if x is not o)
+    return replace(c, played=o.advantage, played_deals=o.deals, played_in=o.report, others=rest)
+
+
 def fix_status(c: FixClaim) -> FixStatus:
     """What the evidence of ``c`` supports (see the module docstring)."""
+    c = own_play(c)
     if c.missing is not None:
         return "not measured"
     if c.score_unit is None:
@@ -356,6 +369,7 @@ def fix_sentence(c: FixClaim) -> str:
     """The claim in words; never more than :func:`fix_status` supports: the fix, then every other
     handicap played for the question, then (a line-up that does not read the handicap) that such
     plays are the same games re-scored."""
+    c = own_play(c)
     status = fix_status(c)
     if status == "not measured":
         return f"Compensation for {c.subject} not measured: {c.missing or 'no recount was possible'}."

@@ -19,6 +19,7 @@ from analysis.claims import (
     fix_sentence,
     fix_status,
     handicap_words,
+    own_play,
     skill_sentence,
     skill_status,
     sweep_sentence,
@@ -90,10 +91,25 @@ def fix_claims(draw: st.DrawFn) -> FixClaim:
     )
 
 
+def test_a_prediction_never_gives_a_handicap_another_report_played_and_refuted():
+    """Found by the property below (CI, 2026-11-29): predicted fair, not played here, while a sibling
+    report's play of the same handicap lies beyond ±1 point: play decides, so no "Give"."""
+    c = FixClaim(
+        subject="2-player Game", handicap=(0, 1), fair_at=(Interval(0, 0, 0), Interval(0.0, 0.0, 0.0)),
+        predicted=Interval(0.0, 0.0, 0.0), played=None, threshold=0.01, deals=20, played_deals=1,
+        played_in="", score_unit="points", score_note="", missing=None, base=None, base_deals=1,
+        others=(OtherPlay((0, 1), Interval(0.125, 0.125, 0.125), 20, "sibling"),), rescored_by="",
+    )  # fmt: skip
+    text = fix_sentence(c)
+    assert fix_status(c) == "refuted" and "Give " not in text
+    assert "in the sibling study (20 deals)" in text and "refutes" in text
+
+
 @settings(max_examples=1500, deadline=None)
 @given(fix_claims())
 def test_a_fix_sentence_never_says_more_than_its_numbers(c: FixClaim) -> None:
     text = fix_sentence(c)
+    c = own_play(c)  # a play of its own handicap in another report is its played evidence
     t = c.threshold
     recommends = text.startswith(("Give ", "No handicap is needed"))
     if "should be fair" in text:
