@@ -16,42 +16,48 @@ impl<G: Game> Default for GreedyAgent<G> {
     }
 }
 
-/// Index of the largest value, ties (within 1e-9) broken uniformly with `rng`.
-pub fn best_index(values: &[f64], rng: &mut Rng) -> usize {
+/// The one scan both [`best_index`] and [`tied_indices`] make: `on(i, true)` where value `i`
+/// rises above the running best by more than 1e-9 (it starts a new set of ties), `on(i, false)`
+/// where it is within 1e-9 of it (it joins the set).
+fn scan_ties(values: &[f64], mut on: impl FnMut(usize, bool)) {
     const EPS: f64 = 1e-9;
     let mut best = f64::NEG_INFINITY;
-    let mut chosen = 0;
-    let mut ties = 0;
     for (i, &v) in values.iter().enumerate() {
         if v > best + EPS {
             best = v;
-            chosen = i;
-            ties = 1;
+            on(i, true);
         } else if (v - best).abs() <= EPS {
+            on(i, false);
+        }
+    }
+}
+
+/// Index of the largest value, ties (within 1e-9) broken uniformly with `rng` (one draw per tie,
+/// as the scan meets it).
+pub fn best_index(values: &[f64], rng: &mut Rng) -> usize {
+    let (mut chosen, mut ties) = (0, 0);
+    scan_ties(values, |i, new| {
+        if new {
+            (chosen, ties) = (i, 1);
+        } else {
             ties += 1;
             if below(rng, ties) == 0 {
                 chosen = i;
             }
         }
-    }
+    });
     chosen
 }
 
-/// The indices [`best_index`] picks among (uniformly): those within 1e-9 of the running best
-/// since it last rose by more than 1e-9, in the same scan.
+/// The indices [`best_index`] picks among (uniformly): the last set of ties of the same scan.
 pub fn tied_indices(values: &[f64]) -> Vec<usize> {
-    const EPS: f64 = 1e-9;
-    let mut best = f64::NEG_INFINITY;
     let mut tied = Vec::new();
-    for (i, &v) in values.iter().enumerate() {
-        if v > best + EPS {
-            best = v;
+    scan_ties(values, |i, new| {
+        if new {
             tied.clear();
-            tied.push(i);
-        } else if (v - best).abs() <= EPS {
-            tied.push(i);
         }
-    }
+        tied.push(i);
+    });
     tied
 }
 

@@ -878,17 +878,24 @@ impl<G: Evaluate> MctsAgent<G> {
         assert!(self.variants.iter().all(|(&(a, _), &c)| a < n && c < n));
     }
 
+    /// The root candidates legal in the true position, at a turn (None where the root has a
+    /// table per acting player: a simultaneous decision).
+    fn root_turn_edges(&self) -> Option<impl Iterator<Item = &Edge<G::Action>>> {
+        let root = self.nodes[0];
+        if root.n_tables != 1 {
+            return None;
+        }
+        let tab = self.tables[root.first_table as usize];
+        let edges = &self.edges[tab.start as usize..(tab.start + tab.len) as usize];
+        Some(edges.iter().filter(|e| self.root_legal.contains(&e.action)))
+    }
+
     /// `stop`: whether the most visited root candidate legal in the true position leads every
     /// other legal one by more than `stop * left` visits (at a turn; the root has one table).
     fn settled(&self, left: u32) -> bool {
-        let root = self.nodes[0];
-        if root.n_tables != 1 {
-            return false;
-        }
-        let tab = self.tables[root.first_table as usize];
+        let Some(edges) = self.root_turn_edges() else { return false };
         let (mut first, mut second) = (0u32, 0u32);
-        let edges = &self.edges[tab.start as usize..(tab.start + tab.len) as usize];
-        for e in edges.iter().filter(|e| self.root_legal.contains(&e.action)) {
+        for e in edges {
             if e.visits > first {
                 (first, second) = (e.visits, first);
             } else if e.visits > second {
@@ -902,16 +909,8 @@ impl<G: Evaluate> MctsAgent<G> {
     /// the root candidates legal in the true position) is at least `decided` or at most
     /// `1 − decided` (at a turn; the root has one table).
     fn decided(&self) -> bool {
-        let root = self.nodes[0];
-        if root.n_tables != 1 {
-            return false;
-        }
-        let tab = self.tables[root.first_table as usize];
-        let edges = &self.edges[tab.start as usize..(tab.start + tab.len) as usize];
-        let (visits, reward) = edges
-            .iter()
-            .filter(|e| self.root_legal.contains(&e.action))
-            .fold((0u32, 0.0), |(n, r), e| (n + e.visits, r + e.reward));
+        let Some(edges) = self.root_turn_edges() else { return false };
+        let (visits, reward) = edges.fold((0u32, 0.0), |(n, r), e| (n + e.visits, r + e.reward));
         let value = reward / visits.max(1) as f64;
         visits > 0 && (value >= self.cfg.decided || value <= 1.0 - self.cfg.decided)
     }
