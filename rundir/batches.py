@@ -130,8 +130,9 @@ def _stops_held() -> Iterator[None]:
     handler on the main thread whichever thread the kernel delivered the signal to, so this holds
     in a process with other threads too (blocking the signals on the main thread with
     ``pthread_sigmask`` did not: a signal sent to the process goes to any thread that has it
-    unblocked, and its handler then ran inside the block). Off the main thread, where handlers
-    cannot be set, or where a handler was not set from Python, the mask is the fallback."""
+    unblocked, and its handler then ran inside the block). Where a handler was not set from
+    Python (it cannot be restored), the signals are blocked on this thread instead; off the main
+    thread, where no Python handler runs, a no-op."""
     stops = (signal.SIGINT, signal.SIGTERM)
     if threading.current_thread() is not threading.main_thread():
         yield

@@ -110,10 +110,15 @@ def _value_words(s: StudyAnalysis) -> str:
     return f"the mean result of {k.group(1) if k else 'several'} greedy playouts{cut}: {value}"
 
 
-def _where(s: StudyAnalysis) -> str:
-    """Which chance events were measured (``at=`` of the study's ``luck_value``)."""
+def _at(s: StudyAnalysis) -> str:
+    """``at=`` of the study's ``luck_value``: ``all`` (also the learned value's), ``deal``,
+    ``all+ties`` or ``deal+ties``."""
     at = re.search(r"at=([a-z+]+)", s.manifest.study.luck_value)
-    where = at.group(1) if at else "all"
+    return at.group(1) if at else "all"
+
+
+def _where(s: StudyAnalysis) -> str:
+    """Which chance events were measured."""
     deal, every = (
         "the deal (every card or tile of the set-up)",
         "every chance event (the deal, and every card or tile drawn)",
@@ -123,12 +128,12 @@ def _where(s: StudyAnalysis) -> str:
         "deal": "the deal only (every card or tile of the set-up)",
         "deal+ties": f"{deal} and {ties}, not at the cards or tiles drawn later",
         "all+ties": f"{every} and {ties}",
-    }.get(where, every)
+    }.get(_at(s), every)
 
 
 def _chance(s: StudyAnalysis) -> str:
     """What the measured luck stands for: chance, and greedy's random tie-breaks when measured."""
-    return "chance or greedy's random tie-breaks" if "+ties" in s.manifest.study.luck_value else "chance"
+    return "chance or greedy's random tie-breaks" if _at(s).endswith("+ties") else "chance"
 
 
 def _cost(s: StudyAnalysis) -> str:
