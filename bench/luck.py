@@ -7,7 +7,13 @@ same, which the script checks). Per deal, the start player's win share raw and c
 95% intervals (Student-t over deals), their paired difference with its interval (it should hold
 0: the correction is unbiased), the per-deal variances and their ratio (the factor of deals saved
 for the same interval width), the share of the outcome's variance the measured luck explains, and
-the process-CPU cost of the measurement (with / without).
+the process-CPU cost of the measurement (with / without). The factor of deals saved has a 95%
+bootstrap interval (deals resampled). Beside ``win - luck`` the script reads ``win - beta * luck``
+with ``beta`` cross-fitted (:func:`crossfit`): each deal's ``beta`` is the least-squares slope of
+outcome on luck over the deals of the other nine folds (fold = deal index mod 10), so it never
+reads the deal it corrects and the estimate stays unbiased. The per-deal table (start player's
+win share and luck per deal) is written beside the results file, so every figure can be
+re-derived.
 
     python -m bench.luck [GAME ...] [--agent greedy] [--deals 2000] [--luck-value learned] [--seed 2026]
 
@@ -17,7 +23,8 @@ of ``K`` greedy playouts on fixed streams, cut after ``H`` decisions and then va
 learned evaluation, 0 = to the end; ``at=deal`` measures the deal's luck only; ``+ties`` adds the
 luck of greedy's tie-breaks).
 
-Writes luck-<agent>.json (luck-<agent>-<value>.json for another value) into ``--out``.
+Writes luck-<agent>.json (luck-<agent>-<value>.json for another value) and, per game,
+luck-<...>-<game>-deals.csv into ``--out``.
 """
 
 from __future__ import annotations
@@ -25,6 +32,7 @@ from __future__ import annotations
 import argparse
 import time
 
+import numpy as np
 import polars as pl
 
 import rust_core
@@ -45,32 +53,73 @@ def _timed(
     return rows, time.process_time() - t0
 
 
-def measure(game: str, agent: str, deals: int, value: str = "learned", seed: int = 2026) -> dict[str, object]:
-    """One game's figures (see the module docstring)."""
-    agents = [agent, agent]
-    plain, cpu_plain = _timed(game, agents, deals, False, value, seed)
-    rows, cpu_luck = _timed(game, agents, deals, True, value, seed)
-    assert plain.equals(rows.drop("luck")), f"{game}: measuring luck changed the games"
-    start = (
+FOLDS = 10
+
+
+def crossfit(deal: np.ndarray, raw: np.ndarray, luck: np.ndarray) -> np.ndarray:
+    """Each deal's ``beta``: the least-squares slope of ``raw`` on ``luck`` over the deals of the
+    other folds (fold = deal index mod :data:`FOLDS`); 1 where they hold no spread of luck."""
+    beta = np.ones_like(luck)
+    for f in range(FOLDS):
+        out = deal % FOLDS != f
+        r, x = raw[out], luck[out]
+        if x.size > 2 and x.var() > 0:
+            beta[~out] = float(np.cov(r, x)[0, 1] / x.var(ddof=1))
+    return beta
+
+
+def saved_interval(raw: np.ndarray, corrected: np.ndarray, draws: int = 2000) -> list[float]:
+    """The deals-saved factor (variance raw over corrected) and its 95% bootstrap percentile
+    interval, deals resampled (seeded: the record re-derives)."""
+    rng = np.random.default_rng(0)
+    idx = rng.integers(0, raw.size, size=(draws, raw.size))
+    ratio = raw[idx].var(axis=1, ddof=1) / corrected[idx].var(axis=1, ddof=1)
+    lo, hi = np.quantile(ratio, [0.025, 0.975])
+    return [float(raw.var(ddof=1) / corrected.var(ddof=1)), float(lo), float(hi)]
+
+
+def per_deal(rows: pl.DataFrame) -> pl.DataFrame:
+    """Per deal, the start player's mean win share and mean luck over the deal's games."""
+    return (
         rows.filter(pl.col("seat") == 0)
         .group_by("deal_index")
-        .agg(pl.col("win").mean().alias("raw"), (pl.col("win") - pl.col("luck")).mean().alias("corrected"))
+        .agg(pl.col("win").mean().alias("win"), pl.col("luck").mean().alias("luck"))
+        .sort("deal_index")
     )
-    raw, corrected = start["raw"].to_numpy() - 0.5, start["corrected"].to_numpy() - 0.5
-    explained = 1 - corrected.var(ddof=1) / raw.var(ddof=1)
+
+
+def figures(deals: pl.DataFrame) -> dict[str, object]:
+    """The figures of a per-deal table (:func:`per_deal`; see the module docstring)."""
+    raw, luck = deals["win"].to_numpy() - 0.5, deals["luck"].to_numpy()
+    corrected = raw - luck
+    fitted = raw - crossfit(deals["deal_index"].to_numpy(), raw, luck) * luck
     return {
-        "deals": deals,
-        "luck_value": value,
-        "seed": seed,
         "raw": t_interval(raw),
         "corrected": t_interval(corrected),
         "difference": t_interval(raw - corrected),
         "variance_raw": float(raw.var(ddof=1)),
         "variance_corrected": float(corrected.var(ddof=1)),
         "deals_saved_factor": float(raw.var(ddof=1) / corrected.var(ddof=1)),
-        "variance_explained_by_luck": float(explained),
-        "cpu_ratio": cpu_luck / cpu_plain,
+        "deals_saved_interval": saved_interval(raw, corrected),
+        "variance_explained_by_luck": float(1 - corrected.var(ddof=1) / raw.var(ddof=1)),
+        "crossfit_slope": float(np.cov(raw, luck)[0, 1] / luck.var(ddof=1)) if luck.var() > 0 else 1.0,
+        "crossfit_corrected": t_interval(fitted),
+        "crossfit_difference": t_interval(raw - fitted),
+        "crossfit_deals_saved_interval": saved_interval(raw, fitted),
     }
+
+
+def measure(
+    game: str, agent: str, deals: int, value: str = "learned", seed: int = 2026
+) -> tuple[dict[str, object], pl.DataFrame]:
+    """One game's figures (see the module docstring) and its per-deal table."""
+    agents = [agent, agent]
+    plain, cpu_plain = _timed(game, agents, deals, False, value, seed)
+    rows, cpu_luck = _timed(game, agents, deals, True, value, seed)
+    assert plain.equals(rows.drop("luck")), f"{game}: measuring luck changed the games"
+    table = per_deal(rows)
+    head = {"deals": deals, "luck_value": value, "seed": seed}
+    return {**head, **figures(table), "cpu_ratio": cpu_luck / cpu_plain}, table
 
 
 def _line(f: dict[str, object]) -> str:
@@ -78,8 +127,14 @@ def _line(f: dict[str, object]) -> str:
     assert isinstance(raw, list) and isinstance(corrected, list) and isinstance(diff, list)
     return (
         f"raw {points(raw)}  corrected {points(corrected)}  difference {points(diff, 2)}  "
-        f"deals saved x{f['deals_saved_factor']:.2f}  CPU x{f['cpu_ratio']:.2f}"
+        f"deals saved {_factor(f['deals_saved_interval'])}  "
+        f"cross-fitted {_factor(f['crossfit_deals_saved_interval'])}  CPU x{f['cpu_ratio']:.2f}"
     )
+
+
+def _factor(v: object) -> str:
+    assert isinstance(v, list)
+    return f"x{v[0]:.2f} [x{v[1]:.2f}, x{v[2]:.2f}]"
 
 
 def main() -> None:
@@ -95,17 +150,19 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=2026)
     add_out(ap, "luck")
     args = ap.parse_args()
-    figures: dict[str, object] = {"agent": args.agent, "luck_value": args.luck_value}
-    for game in args.games:
-        f = measure(game, args.agent, args.deals, args.luck_value, args.seed)
-        figures[game] = f
-        print(f"{game:9s} {_line(f)}", flush=True)
     safe = args.agent.replace(":", "_").replace("=", "")
     if args.seed != 2026:
         safe += f"-seed{args.seed}"
     if args.luck_value != "learned":
         safe += "-" + args.luck_value.replace(":", "_").replace("=", "").replace(",", "_")
-    print(write(f"luck-{safe}", figures, args.out))
+    found: dict[str, object] = {"agent": args.agent, "luck_value": args.luck_value}
+    for game in args.games:
+        f, table = measure(game, args.agent, args.deals, args.luck_value, args.seed)
+        found[game] = f
+        print(f"{game:9s} {_line(f)}", flush=True)
+        args.out.mkdir(parents=True, exist_ok=True)
+        table.write_csv(args.out / f"luck-{safe}-{game}-deals.csv")
+    print(write(f"luck-{safe}", found, args.out))
 
 
 if __name__ == "__main__":
