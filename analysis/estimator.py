@@ -6,7 +6,15 @@ so ``win − luck`` estimates the same expected win share as ``win`` (a control 
 evaluation sees what chance deals it needs fewer deals for the same interval
 (:mod:`analysis.luck` measures how many). The study key ``estimator`` chooses: ``raw`` (the
 default: with today's evaluations the correction saves no deals, see
-``bench/experiments/2026-11-28-luck/``) or ``corrected``.
+``bench/experiments/2026-11-28-luck/``), ``corrected`` or ``fitted``.
+
+``fitted`` reads ``win − β·luck``, each unit's ``β`` the least-squares slope of the start player's
+outcome on their luck over the units *before* it (unit index order; 1 for the first
+:data:`FIRST_FITTED` units): :func:`predictable_slopes`. ``β`` is fixed before the unit is played,
+and the unit's luck has mean zero whatever came before, so each ``β·luck`` has mean zero too: the
+estimate stays unbiased, and the outcomes stay a martingale for the anytime-valid rules. Where the
+evaluation is noisy (few playouts, many terms) the slope shrinks the noise instead of adding it
+(``bench/experiments/2026-11-29-luck-fitted/``).
 
 :func:`outcome_column` is the one place that decides the column; the start-player advantage
 (:func:`analysis.study._advantage_row`: each verdict, the advantage table) and the skill ladder's
@@ -17,28 +25,70 @@ share (the report names them: :func:`analysis.report.luck.raw_readers`).
 
 from __future__ import annotations
 
+import numpy as np
 import polars as pl
 
 from rundir import Study
 
-__all__ = ["CORRECTED", "RAW", "outcome_column", "start_outcome"]
+from .stats.intervals import unit_col
 
-RAW, CORRECTED = "raw", "corrected"
+__all__ = ["CORRECTED", "FITTED", "RAW", "outcome_column", "predictable_slopes", "start_outcome"]
+
+RAW, CORRECTED, FITTED = "raw", "corrected", "fitted"
+#: Units read with slope 1 before ``fitted`` fits one (a slope from fewer is mostly noise).
+FIRST_FITTED = 10
+
+
+def predictable_slopes(outcome: np.ndarray, luck: np.ndarray, first: int = FIRST_FITTED) -> np.ndarray:
+    """Per unit (in order), the least-squares slope of ``outcome`` on ``luck`` over the units before
+    it: 1 for the first ``first`` units and wherever those units' luck has no spread."""
+    x, y = luck.astype(float), outcome.astype(float)
+    m = np.arange(x.size, dtype=float)  # units before each one
+
+    def before(v: np.ndarray) -> np.ndarray:
+        return np.concatenate(([0.0], np.cumsum(v)[:-1]))
+
+    sx, sy, sxx, sxy = before(x), before(y), before(x * x), before(x * y)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        var = sxx - sx * sx / m
+        cov = sxy - sx * sy / m
+        beta = cov / var
+    ok = (m >= max(first, 2)) & (var > 1e-12 * np.maximum(sxx, 1e-300))
+    return np.where(ok, beta, 1.0)
+
+
+def _slopes(study: Study, rows: pl.DataFrame) -> pl.Expr:
+    """Each row's slope by its unit (:func:`predictable_slopes` over the start player's per-unit
+    mean outcome and luck; units with an unmeasured game count their luck as 0 and keep slope 1)."""
+    unit = unit_col(study.pair_seats)
+    per = (
+        rows.filter(pl.col("seat") == 0)
+        .group_by(unit)
+        .agg(pl.col("win").mean(), pl.col("luck").mean(), pl.col("luck").null_count().alias("gaps"))
+        .filter(pl.col("gaps") == 0)
+        .sort(unit)
+    )
+    beta = predictable_slopes(per["win"].to_numpy(), per["luck"].to_numpy())
+    units = per[unit].to_list()
+    return pl.col(unit).replace_strict(units, beta.tolist(), default=1.0, return_dtype=pl.Float64)
 
 
 def outcome_column(study: Study, rows: pl.DataFrame) -> pl.Expr | None:
     """The start player's outcome the study's estimator reads from a cell's ``rows``: ``None`` for
     the raw win share (read as a share, with Wilson intervals), else the expression ``win − luck``
-    (read as a mean, with Student-t intervals). A game that recorded no luck (a run continued from
-    an atlas data folder) counts its luck as 0, which keeps the estimate unbiased: the luck of
-    every game has mean zero, measured or not. Rows without the column are read raw."""
-    if study.estimator != CORRECTED or "luck" not in rows.columns:
+    (read as a mean, with Student-t intervals), or ``win − β·luck`` for ``fitted`` (``β`` fitted
+    from ``rows``, the cell's games: :func:`predictable_slopes`). A game that recorded no luck (a
+    run continued from an atlas data folder) counts its luck as 0, which keeps the estimate
+    unbiased: the luck of every game has mean zero, measured or not. Rows without the column are
+    read raw."""
+    if study.estimator == RAW or "luck" not in rows.columns:
         return None
-    return pl.col("win") - pl.col("luck").fill_null(0.0)
+    luck = pl.col("luck").fill_null(0.0)
+    return pl.col("win") - (luck if study.estimator == CORRECTED else luck * _slopes(study, rows))
 
 
 def start_outcome(study: Study, rows: pl.DataFrame) -> pl.Expr:
     """The start player's outcome per game as an expression of ``rows``: ``win`` for the raw
-    estimator, ``win − luck`` for the corrected one (:func:`outcome_column`)."""
+    estimator, the corrected outcome for the others (:func:`outcome_column`)."""
     corrected = outcome_column(study, rows)
     return pl.col("win") if corrected is None else corrected

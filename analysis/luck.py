@@ -7,8 +7,10 @@ term has mean zero given the seat, so ``win − luck`` estimates the same expect
 ``win`` (a control variate). Per cell, for the start player, with deals as units (games without
 paired seats):
 
-* the start-player advantage raw and corrected, each with a 95% Student-t interval, and their
-  paired difference (its interval should hold 0: the correction is unbiased);
+* the start-player advantage raw and corrected (``win − luck``, or ``win − β·luck`` for a study
+  whose estimator is ``fitted``: :func:`analysis.estimator.predictable_slopes`), each with a 95%
+  Student-t interval, and their paired difference (its interval should hold 0: the correction is
+  unbiased);
 * **deals saved**: the per-unit variance raw over corrected (how many times fewer deals the
   corrected estimate needs for the same interval width; below 1 the correction costs deals);
 * **luck's share**: the squared correlation of the outcome with the measured luck, the share of
@@ -27,6 +29,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
+from .estimator import FITTED, predictable_slopes
 from .model import StudyAnalysis
 from .stats.intervals import Estimate, mean_ci, unit_col, unit_means
 
@@ -44,49 +47,56 @@ class LuckRow:
     difference: Estimate
     deals_saved: float
     luck_share: float
+    #: ``fitted``: the slope of outcome on luck over every unit of the cell; else None.
+    slope: float | None = None
     #: The cell's rung against the rung below (2-player head-to-head win share), if a ladder.
     beats: Estimate | None = None
     below: str | None = None
 
 
-def _row(cell: str, rows: pl.DataFrame, paired: bool) -> LuckRow | None:
+def _row(cell: str, rows: pl.DataFrame, paired: bool, fitted: bool) -> LuckRow | None:
     """The cell's row over the units (deals or games) whose every game recorded its luck (a run
-    continued from an atlas data folder holds games without it)."""
+    continued from an atlas data folder holds games without it), in unit order."""
     n = int(rows["seat"].max()) + 1  # type: ignore[arg-type]
     start = rows.filter(pl.col("seat") == 0)
+    unit = unit_col(paired)
     per = (
-        start.group_by(unit_col(paired))
+        start.group_by(unit)
         .agg(
             pl.col("win").mean().alias("raw"),
-            (pl.col("win") - pl.col("luck")).mean().alias("corrected"),
+            pl.col("luck").mean(),
             pl.col("luck").null_count().alias("unmeasured"),
         )
         .filter(pl.col("unmeasured") == 0)
+        .sort(unit)
     )
-    raw = per["raw"].to_numpy() - 1 / n
-    corrected = per["corrected"].to_numpy() - 1 / n
+    raw, luck = per["raw"].to_numpy() - 1 / n, per["luck"].to_numpy()
+    beta = predictable_slopes(raw, luck) if fitted else np.ones_like(luck)
+    corrected = raw - beta * luck
     if raw.size < 3 or corrected.var() == 0 or raw.var() == 0:
         return None
-    luck = raw - corrected
     share = float(np.corrcoef(raw, luck)[0, 1] ** 2) if luck.var() > 0 else 0.0
+    slope = float(np.cov(raw, luck)[0, 1] / luck.var(ddof=1)) if fitted and luck.var() > 0 else None
     return LuckRow(
         cell,
         int(raw.size),
         mean_ci(raw),
         mean_ci(corrected),
-        mean_ci(luck),
+        mean_ci(raw - corrected),
         float(raw.var(ddof=1) / corrected.var(ddof=1)),
         share,
+        slope,
     )
 
 
 def luck_rows(s: StudyAnalysis) -> list[LuckRow]:
     """The rows of every balance cell whose games carry the ``luck`` column (empty otherwise)."""
     out = []
+    fitted = s.manifest.study.estimator == FITTED
     for c in s.balance:
         rows = s.rows.get(c.id)
         if rows is not None and "luck" in rows.columns:
-            row = _row(c.id, rows, s.paired)
+            row = _row(c.id, rows, s.paired, fitted)
             if row is not None:
                 out.append(replace(row, **_beats(s, c.agents)))
     return out

@@ -18,7 +18,7 @@ from rundir import Cell, Manifest, Study
 from rundir.cells import PLAY
 
 from .claims import band_words
-from .estimator import CORRECTED, RAW, outcome_column, start_outcome
+from .estimator import FITTED, RAW, outcome_column, start_outcome
 from .fairest import fairest_rounds, sequence_n_opt
 from .games import NO_SECTION, GameSection, section
 from .load import Run, open_run
@@ -63,11 +63,13 @@ def _advantage_row(
     game: GameSection,
     n_opt: float | None = None,
     outcome: pl.Expr | None = None,
+    estimator: str = RAW,
 ) -> tuple[dict[str, Any], str | None]:
     """The cell's advantage row, and a warning when its interval cannot settle the question. With
     ``n_opt`` (a run whose rounds looked at the data and added games: ``fairest``) the interval is
     anytime-valid (a confidence sequence tuned to ``n_opt`` units). ``outcome``: the start player's
-    outcome the study's estimator reads (:func:`analysis.estimator.outcome_column`; None: raw)."""
+    outcome the study's estimator reads (:func:`analysis.estimator.outcome_column`; None: raw),
+    ``estimator`` its name."""
     a = (
         start_advantage(r, paired=paired, outcome=outcome)
         if n_opt is None
@@ -92,7 +94,7 @@ def _advantage_row(
         "equal_seats_p": test.p_value,
         "equal_seats_test": test.method,
         "anytime_valid": n_opt is not None,
-        "estimator": RAW if outcome is None else CORRECTED,
+        "estimator": RAW if outcome is None else estimator,
     }
     if game.advantage is not None:
         rec.update(game.advantage(r, paired))
@@ -249,7 +251,8 @@ class _CellTables:
         lit = {k: pl.lit(v) for k, v in meta.items()}
         self.seats.append(seat_win_rates(r, paired=paired).with_columns(**lit))
         outcome = outcome_column(run.manifest.study, r)
-        rec, warning = _advantage_row(r, meta, paired, limit, game, self.n_opt, outcome)
+        estimator = run.manifest.study.estimator
+        rec, warning = _advantage_row(r, meta, paired, limit, game, self.n_opt, outcome, estimator)
         self.adv.append(rec)
         self.warnings += [warning] if warning and cid not in steps else []
         self.scores.append(score_by_seat(r, paired=paired).with_columns(**lit))
@@ -268,8 +271,9 @@ def _comparisons(
     cells = list(study.cells)
     names = {c.id: c.name for c in cell_infos(cells)}
     metrics = METRICS
-    if study.estimator == CORRECTED:
-        start = start_metric(partial(start_outcome, study), "start-player win rate, luck-corrected")
+    if study.estimator != RAW:
+        fitted = ", fitted slope" if study.estimator == FITTED else ""
+        start = start_metric(partial(start_outcome, study), f"start-player win rate, luck-corrected{fitted}")
         metrics = tuple(start if m.name == "start_advantage" else m for m in metrics)
     metrics = tuple(m for m in metrics if game.score_in_points or m.name != "margin")
     comparisons = compare_cells(

@@ -9,13 +9,15 @@ same, which the script checks). Per deal, the start player's win share raw and c
 for the same interval width), the share of the outcome's variance the measured luck explains, and
 the process-CPU cost of the measurement (with / without). The factor of deals saved has a 95%
 bootstrap interval (deals resampled). Beside ``win - luck`` the script reads ``win - beta * luck``
-with ``beta`` cross-fitted (:func:`crossfit`): each deal's ``beta`` is the least-squares slope of
-outcome on luck over the deals of the other nine folds (fold = deal index mod 10), so it never
-reads the deal it corrects and the estimate stays unbiased. The per-deal table (start player's
-win share and luck per deal) is written beside the results file, so every figure can be
-re-derived.
+two ways, each unbiased since no deal's ``beta`` reads that deal: ``fitted``, the study estimator
+of that name (each deal's ``beta`` the least-squares slope of outcome on luck over the deals
+before it: :func:`analysis.estimator.predictable_slopes`), and ``crossfit`` (the slope over the
+deals of the other nine folds, fold = deal index mod 10: :func:`crossfit`). The per-deal table
+(start player's win share and luck per deal) is written beside the results file, and
+``--tables DIR`` re-derives every figure but the CPU from the tables in ``DIR``.
 
     python -m bench.luck [GAME ...] [--agent greedy] [--deals 2000] [--luck-value learned] [--seed 2026]
+    python -m bench.luck --tables DIR
 
 ``--luck-value`` is the value ``V`` the measurement uses: ``learned`` (the game's learned
 evaluation, the default) or ``rollout:k=K[,h=H][,at=all|deal|all+ties|deal+ties]`` (the mean
@@ -24,18 +26,21 @@ learned evaluation, 0 = to the end; ``at=deal`` measures the deal's luck only; `
 luck of greedy's tie-breaks).
 
 Writes luck-<agent>.json (luck-<agent>-<value>.json for another value) and, per game,
-luck-<...>-<game>-deals.csv into ``--out``.
+luck-<...>-<game>-deals.csv into ``--out``; ``--tables`` writes luck-tables.json (one entry per
+table).
 """
 
 from __future__ import annotations
 
 import argparse
 import time
+from pathlib import Path
 
 import numpy as np
 import polars as pl
 
 import rust_core
+from analysis.estimator import predictable_slopes
 from bench.common import add_out, points, t_interval, write
 
 GAMES = ("alhambra", "hiroba", "maharaja", "taluva", "titania")
@@ -92,7 +97,8 @@ def figures(deals: pl.DataFrame) -> dict[str, object]:
     """The figures of a per-deal table (:func:`per_deal`; see the module docstring)."""
     raw, luck = deals["win"].to_numpy() - 0.5, deals["luck"].to_numpy()
     corrected = raw - luck
-    fitted = raw - crossfit(deals["deal_index"].to_numpy(), raw, luck) * luck
+    fitted = raw - predictable_slopes(raw, luck) * luck
+    crossed = raw - crossfit(deals["deal_index"].to_numpy(), raw, luck) * luck
     return {
         "raw": t_interval(raw),
         "corrected": t_interval(corrected),
@@ -102,10 +108,13 @@ def figures(deals: pl.DataFrame) -> dict[str, object]:
         "deals_saved_factor": float(raw.var(ddof=1) / corrected.var(ddof=1)),
         "deals_saved_interval": saved_interval(raw, corrected),
         "variance_explained_by_luck": float(1 - corrected.var(ddof=1) / raw.var(ddof=1)),
-        "crossfit_slope": float(np.cov(raw, luck)[0, 1] / luck.var(ddof=1)) if luck.var() > 0 else 1.0,
-        "crossfit_corrected": t_interval(fitted),
-        "crossfit_difference": t_interval(raw - fitted),
-        "crossfit_deals_saved_interval": saved_interval(raw, fitted),
+        "slope": float(np.cov(raw, luck)[0, 1] / luck.var(ddof=1)) if luck.var() > 0 else 1.0,
+        "fitted_corrected": t_interval(fitted),
+        "fitted_difference": t_interval(raw - fitted),
+        "fitted_deals_saved_interval": saved_interval(raw, fitted),
+        "crossfit_corrected": t_interval(crossed),
+        "crossfit_difference": t_interval(raw - crossed),
+        "crossfit_deals_saved_interval": saved_interval(raw, crossed),
     }
 
 
@@ -123,18 +132,29 @@ def measure(
 
 
 def _line(f: dict[str, object]) -> str:
-    raw, corrected, diff = (f[k] for k in ("raw", "corrected", "difference"))
-    assert isinstance(raw, list) and isinstance(corrected, list) and isinstance(diff, list)
+    raw, corrected, fitted = (f[k] for k in ("raw", "corrected", "fitted_corrected"))
+    assert isinstance(raw, list) and isinstance(corrected, list) and isinstance(fitted, list)
+    cpu = f"  CPU x{f['cpu_ratio']:.2f}" if "cpu_ratio" in f else ""
     return (
-        f"raw {points(raw)}  corrected {points(corrected)}  difference {points(diff, 2)}  "
-        f"deals saved {_factor(f['deals_saved_interval'])}  "
-        f"cross-fitted {_factor(f['crossfit_deals_saved_interval'])}  CPU x{f['cpu_ratio']:.2f}"
+        f"raw {points(raw)}  corrected {points(corrected)}  fitted {points(fitted)}  deals saved "
+        f"{_factor(f['deals_saved_interval'])}, fitted {_factor(f['fitted_deals_saved_interval'])}, "
+        f"cross-fitted {_factor(f['crossfit_deals_saved_interval'])}{cpu}"
     )
 
 
 def _factor(v: object) -> str:
     assert isinstance(v, list)
     return f"x{v[0]:.2f} [x{v[1]:.2f}, x{v[2]:.2f}]"
+
+
+def reread(folder: Path, out: Path) -> None:
+    """Every figure but the CPU, from each per-deal table in ``folder`` (``--tables``)."""
+    found: dict[str, object] = {}
+    for table in sorted(folder.glob("luck-*-deals.csv")):
+        f = figures(pl.read_csv(table))
+        found[table.stem] = f
+        print(f"{table.stem}\n  {_line(f)}", flush=True)
+    print(write("luck-tables", found, out))
 
 
 def main() -> None:
@@ -148,8 +168,12 @@ def main() -> None:
         help="learned, or rollout:k=K[,h=H][,at=all|deal|all+ties|deal+ties] (docstring)",
     )
     ap.add_argument("--seed", type=int, default=2026)
+    ap.add_argument("--tables", type=Path, help="re-derive the figures from the per-deal tables in a folder")
     add_out(ap, "luck")
     args = ap.parse_args()
+    if args.tables is not None:
+        reread(args.tables, args.out)
+        return
     safe = args.agent.replace(":", "_").replace("=", "")
     if args.seed != 2026:
         safe += f"-seed{args.seed}"

@@ -312,11 +312,11 @@ def _check_header(raw: study_file.StudyFile, source: str, games_per_cell: int | 
     if len(set(raw.grid.players)) != len(raw.grid.players):
         raise fail("grid.players", f"repeated player count in {raw.grid.players}")
     _check_luck_value(fail, raw)
-    if raw.estimator == "corrected" and not raw.luck:
+    if raw.estimator != "raw" and not raw.luck:
         raise fail(
             "estimator",
-            'estimator = "corrected" needs luck = true (the corrected outcome is the win share minus the '
-            'luck the run measures); set luck = true, or estimator = "raw"',
+            f'estimator = "{raw.estimator}" needs luck = true (the corrected outcome is the win share minus '
+            'the luck the run measures); set luck = true, or estimator = "raw"',
         )
 
 

@@ -101,7 +101,7 @@ class StudyFile(_Model):
     record_positions: bool = False
     luck: bool = False
     luck_value: str = "learned"
-    estimator: Literal["raw", "corrected"] = "raw"
+    estimator: Literal["raw", "corrected", "fitted"] = "raw"
     official: Options | None = None
     practical_threshold: Annotated[float, Field(gt=0, lt=1, allow_inf_nan=False)] | None = None
     variant: Options = Field(default_factory=dict)
@@ -136,8 +136,9 @@ def expectations(agents: list[str]) -> dict[str, str]:
         "record_positions": "true or false",
         "luck": "true or false",
         "estimator": (
-            '"raw" or "corrected" (the start-player advantage read from the win share, or from the win '
-            "share minus the measured luck: needs luck = true)"
+            '"raw", "corrected" or "fitted" (the start-player advantage read from the win share, from '
+            "the win share minus the measured luck, or minus the luck times a slope fitted on the deals "
+            "before: both need luck = true)"
         ),
         "official": "a table of variant options that names exactly one cell: the published rules",
         "practical_threshold": "a share between 0 and 1 (0.01 = 1 point)",

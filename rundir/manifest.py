@@ -33,7 +33,7 @@ FORMAT = 2
 MAX_MANIFEST_BYTES = 64 << 20
 CHECKSUM = "checksum"
 #: The study key ``estimator``'s values: the outcome the start-player advantage reads.
-ESTIMATORS = ("raw", "corrected")
+ESTIMATORS = ("raw", "corrected", "fitted")
 
 
 class RunFormatError(ValueError):
@@ -128,7 +128,8 @@ class Study:
     official: str | None = None
     #: Which outcome the start-player advantage reads (study key ``estimator``, one of
     #: :data:`ESTIMATORS`): ``raw`` the win share, ``corrected`` the win share minus the measured
-    #: luck (needs ``luck``). Not part of the identity: it changes the reading, not the games.
+    #: luck, ``fitted`` minus the luck times a slope fitted on the units before (both need
+    #: ``luck``). Not part of the identity: it changes the reading, not the games.
     estimator: str = "raw"
 
     def identity(self) -> dict[str, Any]:

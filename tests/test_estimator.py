@@ -138,8 +138,9 @@ def test_a_study_without_the_key_keeps_its_hash_and_reads_raw():
 @pytest.mark.parametrize(
     ("extra", "words"),
     [
-        ('estimator = "bayes"\n', ['"raw" or "corrected"', "got string 'bayes'"]),
+        ('estimator = "bayes"\n', ['"raw", "corrected" or "fitted"', "got string 'bayes'"]),
         ('estimator = "corrected"\n', ['estimator = "corrected" needs luck = true']),
+        ('estimator = "fitted"\n', ['estimator = "fitted" needs luck = true']),
     ],
 )
 def test_a_bad_estimator_exits_2_naming_the_field(write_study, tmp_path, capsys, extra, words):

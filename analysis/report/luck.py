@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from ..estimator import CORRECTED
+from ..estimator import FIRST_FITTED, FITTED, RAW
 from ..fairness import sweeps
 from ..luck import LuckRow, luck_rows
 from ..model import StudyAnalysis
@@ -19,12 +19,32 @@ __all__ = ["estimator_lead", "estimator_methods", "luck_section", "raw_readers"]
 def _corrected_cells(s: StudyAnalysis) -> tuple[list[str], list[str]]:
     """(cells whose advantage read the corrected outcome, balance cells that read it raw)."""
     a = s.advantage
-    if s.manifest.study.estimator != CORRECTED or "estimator" not in a.columns:
+    if s.manifest.study.estimator == RAW or "estimator" not in a.columns:
         return [], []
     balance = {c.id for c in s.balance}
     read = dict(zip(a["cell"].to_list(), a["estimator"].to_list(), strict=True))
-    used = [c for c, e in read.items() if c in balance and e == CORRECTED]
+    used = [c for c, e in read.items() if c in balance and e != RAW]
     return used, [c for c in a["cell"].to_list() if c in balance and c not in used]
+
+
+def _minus(s: StudyAnalysis) -> str:
+    """What the corrected outcome subtracts from the win share, by the study's estimator."""
+    if s.manifest.study.estimator != FITTED:
+        return "minus the luck measured for them"
+    unit = "deal" if s.paired else "game"
+    return f"minus the luck measured for them times a slope fitted on the {unit}s before each {unit}"
+
+
+def _slope_methods(s: StudyAnalysis) -> str:
+    """How the fitted slope is fitted and why it keeps the estimate unbiased ("" otherwise)."""
+    if s.manifest.study.estimator != FITTED:
+        return ""
+    unit = "deal" if s.paired else "game"
+    return (
+        f" The slope is the least-squares slope of the start player's outcome on their luck over the "
+        f"{unit}s before each {unit}, in {unit} order (1 for the first {FIRST_FITTED}): fixed before the "
+        f"{unit} it scales is played, it keeps the estimate unbiased and scales a noisy luck down."
+    )
 
 
 def _saved(rows: list[LuckRow]) -> str:
@@ -61,8 +81,8 @@ def estimator_lead(s: StudyAnalysis) -> list[str]:
         left = f" ({names} recorded no luck and read the raw win share)" if raw else ""
         return [
             f"Estimator: luck-corrected, as this study asks. The start-player advantage ({_readers(s)}) "
-            "reads the start player's win share "
-            f"minus the luck measured for them, an unbiased estimate of the same advantage{saved}{left}. "
+            f"reads the start player's win share {_minus(s)}, an unbiased estimate of the same "
+            f"advantage{saved}{left}. "
             f"The raw win share is read by {raw_readers(s)}."
         ]
     if not rows:
@@ -87,9 +107,10 @@ def estimator_methods(s: StudyAnalysis) -> str | None:
     )
     return (
         f"Estimator. {which}The corrected advantage is the mean over {unit}s of the start player's win "
-        f"share minus their measured luck (a game that recorded none counts 0), less 1/n, with a Student-t "
+        f"share {_minus(s)} (a game that recorded no luck counts 0), less 1/n, with a Student-t "
         "interval (or, in a raced study, the same confidence sequence, not cut to [0, 1]); the luck has "
-        "mean zero, so it estimates the same advantage as the raw win share. Its gain is the variance per "
+        f"mean zero, so it estimates the same advantage as the raw win share.{_slope_methods(s)} Its gain "
+        "is the variance per "
         f"{unit} raw over corrected ({unit}s saved: how many times fewer {unit}s the same interval needs; "
         f"below 1 it costs {unit}s). Always raw: {raw_readers(s)}."
     )
@@ -159,8 +180,8 @@ def luck_section(doc: Doc, s: StudyAnalysis) -> None:
     doc.heading("Luck against skill")
     doc.para(
         f"Each game's luck was measured at {_where(s)}: the change in a frozen evaluation of the position "
-        f"({_value_words(s)}) minus its expected change over redrawn outcomes. Subtracting it leaves the "
-        "expected result unchanged, so "
+        f"({_value_words(s)}) minus its expected change over redrawn outcomes. Subtracting it{_times(s)} "
+        "leaves the expected result unchanged, so "
         "the corrected advantage estimates the same quantity; where it explains much of the outcome, "
         f"it needs fewer {unit} for the same interval.{_cost(s)} {_verdicts(s)} Luck's "
         "share is the part of a game's outcome the measured luck explains (squared correlation): a lower "
@@ -173,14 +194,32 @@ def luck_section(doc: Doc, s: StudyAnalysis) -> None:
         )
     )
     beats = any(r.beats is not None for r in rows)
+    slope = any(r.slope is not None for r in rows)
     doc.table(
         ["cell", unit, "advantage raw, points [95% CI]", "corrected, points [95% CI]",
          "raw − corrected [95% CI]", f"{unit} saved (×)", "luck's share of the outcome",
+         *([f"slope over all {unit}"] if slope else []),
          *(["beats the rung below [95% CI]"] if beats else [])],
         [[s.short(r.cell), f"{r.units:,}", *(_points(e) for e in (r.raw, r.corrected, r.difference)),
-          f"{r.deals_saved:.2f}", f"{100 * r.luck_share:.0f}%", *([_beats(r)] if beats else [])]
+          f"{r.deals_saved:.2f}", f"{100 * r.luck_share:.0f}%",
+          *([_slope(r)] if slope else []), *([_beats(r)] if beats else [])]
          for r in rows],
     )  # fmt: skip
+
+
+def _times(s: StudyAnalysis) -> str:
+    """The fitted slope's clause (empty for the other estimators)."""
+    if s.manifest.study.estimator != FITTED:
+        return ""
+    unit = "deal" if s.paired else "game"
+    return (
+        f" (times the slope of outcome on luck fitted on the {unit}s before each {unit}, as this study "
+        "reads it)"
+    )
+
+
+def _slope(r: LuckRow) -> str:
+    return "n/a" if r.slope is None else f"{r.slope:.2f}"
 
 
 def _beats(r: LuckRow) -> str:
@@ -196,5 +235,6 @@ def _points(e: Estimate) -> str:
 
 def _verdicts(s: StudyAnalysis) -> str:
     if _corrected_cells(s)[0]:
-        return "The verdicts above use the corrected outcomes (the luck subtracted)."
+        fitted = ", times the fitted slope," if s.manifest.study.estimator == FITTED else ""
+        return f"The verdicts above use the corrected outcomes (the luck{fitted} subtracted)."
     return "The verdicts above use the raw outcomes."
