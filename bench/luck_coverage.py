@@ -11,9 +11,16 @@ the replications:
 * how often the raw − corrected interval holds 0 (the correction is unbiased), and the mean
   variance ratio raw / corrected (how many times fewer deals the corrected estimate needs).
 
-    python -m bench.luck_coverage [--reps 400] [--deals 500] [--every 50] [--first 0.6]
+``--estimator fitted`` reads ``win − β·luck`` instead, each deal's ``β`` fitted on the deals
+before it (:func:`analysis.estimator.predictable_slopes`: a look at deal k reads exactly what a
+study stopped there would). ``--noise σ`` adds to each deal's measured luck an independent normal
+term of standard deviation ``σ`` (own seeded stream; mean zero, so every estimate stays unbiased):
+a stand-in for an evaluation that sees chance through noise, where ``corrected`` costs deals.
 
-Writes luck-coverage.json into ``--out``.
+    python -m bench.luck_coverage [--reps 400] [--deals 500] [--every 50] [--first 0.6]
+        [--estimator corrected|fitted] [--noise 0]
+
+Writes luck-coverage.json (luck-coverage-<estimator>-noise<σ>.json with either set) into ``--out``.
 """
 
 from __future__ import annotations
@@ -26,13 +33,14 @@ import polars as pl
 from statsmodels.stats.proportion import proportion_confint
 
 import rust_core
+from analysis.estimator import predictable_slopes
 from analysis.stats.intervals import mean_ci
 from analysis.stats.sequential import confidence_sequence
 from bench.common import add_out, write
 
 
 def _per_deal(first: float, seed: int, deals: int) -> tuple[np.ndarray, np.ndarray]:
-    """The start player's win share per deal, raw and luck-corrected, minus the fair share."""
+    """The start player's win share per deal minus the fair share, and their luck per deal."""
     batch = rust_core.simulate(
         "coin", {"first": first}, ["random", "random"], seed, 0, 2 * deals, pair_seats=True, luck=True
     )
@@ -41,14 +49,19 @@ def _per_deal(first: float, seed: int, deals: int) -> tuple[np.ndarray, np.ndarr
     per = (
         rows.filter(pl.col("seat") == 0)
         .group_by("deal_index")
-        .agg(pl.col("win").mean().alias("raw"), (pl.col("win") - pl.col("luck")).mean().alias("corrected"))
+        .agg(pl.col("win").mean().alias("raw"), pl.col("luck").mean())
         .sort("deal_index")
     )
-    return per["raw"].to_numpy() - 0.5, per["corrected"].to_numpy() - 0.5
+    return per["raw"].to_numpy() - 0.5, per["luck"].to_numpy()
 
 
-def _replication(first: float, seed: int, deals: int, every: int) -> dict[str, float]:
-    raw, corrected = _per_deal(first, seed, deals)
+def _replication(
+    first: float, seed: int, deals: int, every: int, estimator: str = "corrected", noise: float = 0.0
+) -> dict[str, float]:
+    raw, luck = _per_deal(first, seed, deals)
+    luck = luck + np.random.default_rng([seed, 52]).normal(0.0, noise, luck.size) if noise else luck
+    beta = predictable_slopes(raw, luck) if estimator == "fitted" else 1.0
+    corrected = raw - beta * luck
     truth = first - 0.5
     fixed = mean_ci(corrected)
     seq = all(
@@ -76,11 +89,17 @@ def main() -> None:
     ap.add_argument("--deals", type=int, default=500)
     ap.add_argument("--every", type=int, default=50, help="deals between looks")
     ap.add_argument("--first", type=float, default=0.6, help="the start player's win probability")
+    ap.add_argument("--estimator", choices=("corrected", "fitted"), default="corrected")
+    ap.add_argument("--noise", type=float, default=0.0, help="sd of noise added to each deal's luck")
     add_out(ap, "luck-coverage")
     args = ap.parse_args()
     t0 = time.process_time()
-    runs = [_replication(args.first, rep, args.deals, args.every) for rep in range(args.reps)]
-    figures: dict[str, object] = {k: getattr(args, k) for k in ("reps", "deals", "every", "first")}
+    runs = [
+        _replication(args.first, rep, args.deals, args.every, args.estimator, args.noise)
+        for rep in range(args.reps)
+    ]
+    keys = ("reps", "deals", "every", "first", "estimator", "noise")
+    figures: dict[str, object] = {k: getattr(args, k) for k in keys}
     for key, name in (
         ("fixed", "corrected fixed-sample interval covers the truth"),
         ("sequence", "corrected confidence sequence covers the truth at every look"),
@@ -91,7 +110,14 @@ def main() -> None:
     figures["cpu_seconds"] = time.process_time() - t0
     saved = figures["deals_saved_mean"]
     print(f"deals saved (variance raw / corrected), mean over replications: {saved:.2f}")
-    print(write("luck-coverage", figures, args.out))
+    plain = args.estimator == "corrected" and not args.noise
+    print(
+        write(
+            "luck-coverage" if plain else f"luck-coverage-{args.estimator}-noise{args.noise:g}",
+            figures,
+            args.out,
+        )
+    )
 
 
 if __name__ == "__main__":
