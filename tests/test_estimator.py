@@ -61,14 +61,17 @@ def test_the_ladder_trend_reads_the_same_outcome_as_the_advantage_row(tmp_path, 
     from analysis import analyse
     from analysis.skill import _units
 
-    for estimator in ("raw", "corrected"):
+    for estimator in ("raw", "corrected", "fitted"):
         s = analyse(_coin_run(tmp_path, monkeypatch, estimator))
         units = _units(s, "c", "start_advantage")
         assert units is not None
         assert units[0].mean() == pytest.approx(s.advantage_row("c")["advantage"], abs=1e-12)
 
 
-def test_comparisons_switches_the_race_and_the_precision_stop_read_the_estimator(tmp_path, monkeypatch):
+@pytest.mark.parametrize("estimator", ["corrected", "fitted"])
+def test_comparisons_switches_the_race_and_the_precision_stop_read_the_estimator(
+    tmp_path, monkeypatch, estimator
+):
     """Every number of the start-player advantage follows the study's estimator: the comparison
     between cells, the rule switch's change, fairest's candidates and --precision's half-widths are
     narrower corrected than raw on coin (its one chance event is what V sees), and each covers the
@@ -79,14 +82,14 @@ def test_comparisons_switches_the_race_and_the_precision_stop_read_the_estimator
     from analysis.switches import switch_changes
 
     read = {}
-    for estimator in ("raw", "corrected"):
-        run = _coin_run(tmp_path, monkeypatch, estimator, base=True)
+    for name in ("raw", estimator):
+        run = _coin_run(tmp_path, monkeypatch, name, base=True)
         s = analyse(run)
         cmp = s.comparisons.filter(pl.col("metric") == "start_advantage").row(0, named=True)
         sw = switch_changes(s).row(0, named=True)
         race = candidate("c", "c", s.rows["c"], s.manifest.study, 400, 0.01)
-        read[estimator] = (cmp, sw, race, max_halfwidths(run))
-    (rc, rs, rr, rp), (cc, cs, cr, cp) = read["raw"], read["corrected"]
+        read[name] = (cmp, sw, race, max_halfwidths(run))
+    (rc, rs, rr, rp), (cc, cs, cr, cp) = read["raw"], read[estimator]
     assert "luck-corrected" in cc["label"] and "luck-corrected" not in rc["label"]
     for raw, corrected in ((rc, cc), (rs, cs)):  # difference c - base: +10 points
         assert corrected["hi"] - corrected["lo"] < (raw["hi"] - raw["lo"]) / 2

@@ -8,10 +8,10 @@ import numpy as np
 import polars as pl
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_estimator import _coin_run
 
 from analysis.estimator import FIRST_FITTED, outcome_column, predictable_slopes
 from pipeline.study import load_study
-from test_estimator import _coin_run
 
 floats = st.floats(-1, 1, allow_nan=False, width=32)
 
