@@ -118,7 +118,7 @@ def test_the_luck_section_names_what_was_measured_and_what_playouts_cost(value, 
     from analysis.report.luck import _chance, _cost, _where
 
     run = SimpleNamespace(study=SimpleNamespace(luck_value=value), games_played=400, task_cpu_seconds=2.0)
-    fake = SimpleNamespace(paired=True, manifest=run)
+    fake = SimpleNamespace(paired=True, manifest=run, game="taluva")
     where, cost = _where(fake), _cost(fake)  # type: ignore[arg-type]
     assert said in where and not_said not in where
     assert ("tie-break of a greedy player" in where) == value.endswith("+ties")
@@ -126,6 +126,18 @@ def test_the_luck_section_names_what_was_measured_and_what_playouts_cost(value, 
     # playouts cost CPU, and the page says how much next to the deals they save
     assert (cost == "") == (value == "learned")
     assert value == "learned" or "5.0 ms of CPU" in cost and "deals, not CPU" in cost
+
+
+@pytest.mark.parametrize("value", ["learned", "rollout:k=4,at=deal", "rollout:k=4,at=deal+ties"])
+def test_a_game_whose_set_up_is_its_only_chance_event_has_no_later_draws_named(value):
+    """Hiroba has no chance event after the set-up: its page says so instead of naming draws
+    the measurement left out (or measured)."""
+    from analysis.report.luck import _where
+
+    run = SimpleNamespace(study=SimpleNamespace(luck_value=value))
+    where = _where(SimpleNamespace(manifest=run, game="hiroba"))  # type: ignore[arg-type]
+    assert "the game's only chance event" in where and "drawn" not in where
+    assert ("tie-break of a greedy player" in where) == value.endswith("+ties")
 
 
 def test_the_estimator_names_the_ladder_trend_only_in_a_study_with_a_ladder():

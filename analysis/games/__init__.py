@@ -122,6 +122,9 @@ class GameSection:
     #: For a score in points whose point is not obvious: what one point is, in words for every page
     #: that speaks of points (e.g. Maharaja's point is a palace built). Empty: a point is a point.
     score_unit: str = ""
+    #: Whether chance acts after the set-up (cards or tiles drawn in play); ``False`` where the
+    #: set-up is the game's only chance event (Hiroba), so a page does not speak of later draws.
+    chance_after_setup: bool = True
 
 
 NO_SECTION = GameSection()

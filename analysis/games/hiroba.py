@@ -110,6 +110,7 @@ SECTION = GameSection(
     scope=TILES.scope,
     provenance=TILES.provenance,
     sections=_sections,
+    chance_after_setup=False,
     methods=(
         "Hiroba's per-seat figures are means over deals (games without paired seats) with Student-t "
         "intervals; the pass rate uses the same intervals as win rates."

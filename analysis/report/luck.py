@@ -6,6 +6,7 @@ import re
 
 from ..estimator import FIRST_FITTED, FITTED, RAW
 from ..fairness import sweeps
+from ..games import section
 from ..luck import LuckRow, luck_rows
 from ..model import StudyAnalysis
 from ..stats.intervals import Estimate
@@ -139,12 +140,16 @@ def _at(s: StudyAnalysis) -> str:
 
 
 def _where(s: StudyAnalysis) -> str:
-    """Which chance events were measured."""
+    """Which chance events were measured (a game whose set-up is its only chance event has no
+    later draws to leave out)."""
+    ties = "at every tie-break of a greedy player (its uniform draw among its best-valued actions)"
+    if not section(s.game).chance_after_setup:
+        deal = "the deal (the whole set-up, the game's only chance event)"
+        return f"{deal} and {ties}" if _at(s).endswith("+ties") else deal
     deal, every = (
         "the deal (every card or tile of the set-up)",
         "every chance event (the deal, and every card or tile drawn)",
     )
-    ties = "at every tie-break of a greedy player (its uniform draw among its best-valued actions)"
     return {
         "deal": "the deal only (every card or tile of the set-up)",
         "deal+ties": f"{deal} and {ties}, not at the cards or tiles drawn later",
