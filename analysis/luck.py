@@ -54,7 +54,7 @@ class LuckRow:
     below: str | None = None
 
 
-def _row(cell: str, rows: pl.DataFrame, paired: bool, fitted: bool) -> LuckRow | None:
+def _row(cell: str, rows: pl.DataFrame, paired: bool, fitted: bool = False) -> LuckRow | None:
     """The cell's row over the units (deals or games) whose every game recorded its luck (a run
     continued from an atlas data folder holds games without it), in unit order."""
     n = int(rows["seat"].max()) + 1  # type: ignore[arg-type]

@@ -33,6 +33,7 @@ table).
 from __future__ import annotations
 
 import argparse
+import re
 import time
 from pathlib import Path
 
@@ -93,11 +94,22 @@ def per_deal(rows: pl.DataFrame) -> pl.DataFrame:
     )
 
 
+def _fitted_slopes(deals: pl.DataFrame) -> np.ndarray:
+    """Each deal's fitted slope, over the deals before it in its own run (a pooled table's
+    ``seed`` column tells the runs apart)."""
+    beta = np.ones(deals.height)
+    runs = deals["seed"].to_numpy() if "seed" in deals.columns else np.zeros(deals.height)
+    for run in np.unique(runs):
+        at = runs == run
+        beta[at] = predictable_slopes(deals["win"].to_numpy()[at], deals["luck"].to_numpy()[at])
+    return beta
+
+
 def figures(deals: pl.DataFrame) -> dict[str, object]:
     """The figures of a per-deal table (:func:`per_deal`; see the module docstring)."""
     raw, luck = deals["win"].to_numpy() - 0.5, deals["luck"].to_numpy()
     corrected = raw - luck
-    fitted = raw - predictable_slopes(raw, luck) * luck
+    fitted = raw - _fitted_slopes(deals) * luck
     crossed = raw - crossfit(deals["deal_index"].to_numpy(), raw, luck) * luck
     return {
         "raw": t_interval(raw),
@@ -148,12 +160,23 @@ def _factor(v: object) -> str:
 
 
 def reread(folder: Path, out: Path) -> None:
-    """Every figure but the CPU, from each per-deal table in ``folder`` (``--tables``)."""
+    """Every figure but the CPU, from each per-deal table in ``folder`` (``--tables``), and from
+    the tables of one game and value on several seeds pooled (each seed's slopes its own)."""
     found: dict[str, object] = {}
+    seeds: dict[str, list[pl.DataFrame]] = {}
     for table in sorted(folder.glob("luck-*-deals.csv")):
-        f = figures(pl.read_csv(table))
-        found[table.stem] = f
+        deals = pl.read_csv(table)
+        found[table.stem] = f = figures(deals)
         print(f"{table.stem}\n  {_line(f)}", flush=True)
+        seed = re.search(r"-seed(\d+)-", table.stem)
+        name = re.sub(r"-seed\d+-", "-", table.stem)
+        seeds.setdefault(name, []).append(
+            deals.with_columns(seed=pl.lit(int(seed.group(1)) if seed else 2026))
+        )
+    for name, tables in seeds.items():
+        if len(tables) > 1:
+            found[f"{name}-pooled"] = f = figures(pl.concat(tables))
+            print(f"{name}, {len(tables)} seeds pooled\n  {_line(f)}", flush=True)
     print(write("luck-tables", found, out))
 
 
