@@ -32,7 +32,15 @@ from rundir import Study
 
 from .stats.intervals import unit_col
 
-__all__ = ["CORRECTED", "FITTED", "RAW", "outcome_column", "predictable_slopes", "start_outcome"]
+__all__ = [
+    "CORRECTED",
+    "FITTED",
+    "RAW",
+    "luck_units",
+    "outcome_column",
+    "predictable_slopes",
+    "start_outcome",
+]
 
 RAW, CORRECTED, FITTED = "raw", "corrected", "fitted"
 #: Units read with slope 1 before ``fitted`` fits one (a slope from fewer is mostly noise).
@@ -57,17 +65,25 @@ def predictable_slopes(outcome: np.ndarray, luck: np.ndarray, first: int = FIRST
     return np.where(ok, beta, 1.0)
 
 
-def _slopes(study: Study, rows: pl.DataFrame) -> pl.Expr:
-    """Each row's slope by its unit (:func:`predictable_slopes` over the start player's per-unit
-    mean outcome and luck; units with an unmeasured game count their luck as 0 and keep slope 1)."""
-    unit = unit_col(study.pair_seats)
-    per = (
+def luck_units(rows: pl.DataFrame, paired: bool) -> pl.DataFrame:
+    """The start player's mean ``win`` and ``luck`` per unit (column :func:`unit_col`), over the
+    units whose every game recorded its luck, in unit order (the order the slopes are fitted in)."""
+    unit = unit_col(paired)
+    return (
         rows.filter(pl.col("seat") == 0)
         .group_by(unit)
         .agg(pl.col("win").mean(), pl.col("luck").mean(), pl.col("luck").null_count().alias("gaps"))
         .filter(pl.col("gaps") == 0)
+        .drop("gaps")
         .sort(unit)
     )
+
+
+def _slopes(study: Study, rows: pl.DataFrame) -> pl.Expr:
+    """Each row's slope by its unit (:func:`predictable_slopes` over :func:`luck_units`; units with
+    an unmeasured game count their luck as 0 and keep slope 1)."""
+    unit = unit_col(study.pair_seats)
+    per = luck_units(rows, study.pair_seats)
     beta = predictable_slopes(per["win"].to_numpy(), per["luck"].to_numpy())
     units = per[unit].to_list()
     return pl.col(unit).replace_strict(units, beta.tolist(), default=1.0, return_dtype=pl.Float64)

@@ -29,9 +29,9 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from .estimator import FITTED, predictable_slopes
+from .estimator import FITTED, luck_units, predictable_slopes
 from .model import StudyAnalysis
-from .stats.intervals import Estimate, mean_ci, unit_col, unit_means
+from .stats.intervals import Estimate, mean_ci, unit_means
 
 __all__ = ["LuckRow", "luck_rows"]
 
@@ -58,19 +58,8 @@ def _row(cell: str, rows: pl.DataFrame, paired: bool, fitted: bool = False) -> L
     """The cell's row over the units (deals or games) whose every game recorded its luck (a run
     continued from an atlas data folder holds games without it), in unit order."""
     n = int(rows["seat"].max()) + 1  # type: ignore[arg-type]
-    start = rows.filter(pl.col("seat") == 0)
-    unit = unit_col(paired)
-    per = (
-        start.group_by(unit)
-        .agg(
-            pl.col("win").mean().alias("raw"),
-            pl.col("luck").mean(),
-            pl.col("luck").null_count().alias("unmeasured"),
-        )
-        .filter(pl.col("unmeasured") == 0)
-        .sort(unit)
-    )
-    raw, luck = per["raw"].to_numpy() - 1 / n, per["luck"].to_numpy()
+    per = luck_units(rows, paired)
+    raw, luck = per["win"].to_numpy() - 1 / n, per["luck"].to_numpy()
     beta = predictable_slopes(raw, luck) if fitted else np.ones_like(luck)
     corrected = raw - beta * luck
     if raw.size < 3 or corrected.var() == 0 or raw.var() == 0:

@@ -41,7 +41,7 @@ import numpy as np
 import polars as pl
 
 import rust_core
-from analysis.estimator import predictable_slopes
+from analysis.estimator import luck_units, predictable_slopes
 from bench.common import add_out, points, t_interval, write
 
 GAMES = ("alhambra", "hiroba", "maharaja", "taluva", "titania")
@@ -84,16 +84,6 @@ def saved_interval(raw: np.ndarray, corrected: np.ndarray, draws: int = 2000) ->
     return [float(raw.var(ddof=1) / corrected.var(ddof=1)), float(lo), float(hi)]
 
 
-def per_deal(rows: pl.DataFrame) -> pl.DataFrame:
-    """Per deal, the start player's mean win share and mean luck over the deal's games."""
-    return (
-        rows.filter(pl.col("seat") == 0)
-        .group_by("deal_index")
-        .agg(pl.col("win").mean().alias("win"), pl.col("luck").mean().alias("luck"))
-        .sort("deal_index")
-    )
-
-
 def _fitted_slopes(deals: pl.DataFrame) -> np.ndarray:
     """Each deal's fitted slope, over the deals before it in its own run (a pooled table's
     ``seed`` column tells the runs apart)."""
@@ -106,7 +96,7 @@ def _fitted_slopes(deals: pl.DataFrame) -> np.ndarray:
 
 
 def figures(deals: pl.DataFrame) -> dict[str, object]:
-    """The figures of a per-deal table (:func:`per_deal`; see the module docstring)."""
+    """The figures of a per-deal table (:func:`analysis.estimator.luck_units`; see the module docstring)."""
     raw, luck = deals["win"].to_numpy() - 0.5, deals["luck"].to_numpy()
     corrected = raw - luck
     fitted = raw - _fitted_slopes(deals) * luck
@@ -138,7 +128,7 @@ def measure(
     plain, cpu_plain = _timed(game, agents, deals, False, value, seed)
     rows, cpu_luck = _timed(game, agents, deals, True, value, seed)
     assert plain.equals(rows.drop("luck")), f"{game}: measuring luck changed the games"
-    table = per_deal(rows)
+    table = luck_units(rows, paired=True)
     head = {"deals": deals, "luck_value": value, "seed": seed}
     return {**head, **figures(table), "cpu_ratio": cpu_luck / cpu_plain}, table
 
