@@ -42,6 +42,7 @@ import polars as pl
 
 import rust_core
 from analysis.estimator import luck_units, predictable_slopes
+from analysis.luck import saved_interval as deals_saved
 from bench.common import add_out, points, t_interval, write
 
 GAMES = ("alhambra", "hiroba", "maharaja", "taluva", "titania")
@@ -74,14 +75,10 @@ def crossfit(deal: np.ndarray, raw: np.ndarray, luck: np.ndarray) -> np.ndarray:
     return beta
 
 
-def saved_interval(raw: np.ndarray, corrected: np.ndarray, draws: int = 2000) -> list[float]:
-    """The deals-saved factor (variance raw over corrected) and its 95% bootstrap percentile
-    interval, deals resampled (seeded: the record re-derives)."""
-    rng = np.random.default_rng(0)
-    idx = rng.integers(0, raw.size, size=(draws, raw.size))
-    ratio = raw[idx].var(axis=1, ddof=1) / corrected[idx].var(axis=1, ddof=1)
-    lo, hi = np.quantile(ratio, [0.025, 0.975])
-    return [float(raw.var(ddof=1) / corrected.var(ddof=1)), float(lo), float(hi)]
+def saved_interval(raw: np.ndarray, corrected: np.ndarray) -> list[float]:
+    """The deals-saved factor and its 95% bootstrap interval (:func:`analysis.luck.saved_interval`)."""
+    e = deals_saved(raw, corrected)
+    return [e.estimate, e.lo, e.hi]
 
 
 def _fitted_slopes(deals: pl.DataFrame) -> np.ndarray:

@@ -40,7 +40,8 @@ def test_the_corrected_advantage_holds_the_truth_with_fewer_deals(tmp_path, monk
     (row,) = luck_rows(s)
     assert row.units == 400 and row.corrected.lo <= 0.10 <= row.corrected.hi  # first = 0.6: +10 points
     assert row.difference.lo <= 0 <= row.difference.hi  # unbiased: raw and corrected agree
-    assert row.deals_saved > 2 and 0.5 < row.luck_share <= 1  # coin is all luck, and V sees it
+    assert row.deals_saved.lo > 2 and 0.5 < row.luck_share <= 1  # coin is all luck, and V sees it
+    assert row.deals_saved.lo < row.deals_saved.estimate < row.deals_saved.hi
 
 
 def test_the_report_says_which_estimator_and_what_it_saved(tmp_path, monkeypatch):
@@ -49,7 +50,7 @@ def test_the_report_says_which_estimator_and_what_it_saved(tmp_path, monkeypatch
     index = write_report(_coin_run(tmp_path, monkeypatch), tmp_path / "report")
     md = (index.parent / "report.md").read_text()
     assert "## Luck against skill" in md and "The verdicts above use the raw outcomes." in md
-    assert "deals saved (×)" in md
+    assert "deals saved [95% CI]" in md
     # one cell: no sweep and no Elo on this page, so the list of raw numbers names neither
     raw = "the seat win rates, the test that all seats win equally often, the other outcomes"
     assert f"Always raw: {raw} (margins, lengths, ties) and the game's own tables." in md

@@ -49,9 +49,16 @@ def _slope_methods(s: StudyAnalysis) -> str:
 
 
 def _saved(rows: list[LuckRow]) -> str:
-    """The deals saved over the cells: ``×8.05``, or the range ``×0.94–×8.05``."""
-    lo, hi = min(r.deals_saved for r in rows), max(r.deals_saved for r in rows)
+    """The deals saved over the cells: one cell's ``×8.05 [×6.90, ×9.40]``, or the range of the
+    cells' factors ``×0.94–×8.05``."""
+    if len(rows) == 1:
+        return _factor(rows[0].deals_saved)
+    lo, hi = min(r.deals_saved.estimate for r in rows), max(r.deals_saved.estimate for r in rows)
     return f"×{lo:.2f}" if f"{lo:.2f}" == f"{hi:.2f}" else f"×{lo:.2f}–×{hi:.2f}"
+
+
+def _factor(e: Estimate) -> str:
+    return f"×{e.estimate:.2f} [×{e.lo:.2f}, ×{e.hi:.2f}]"
 
 
 def raw_readers(s: StudyAnalysis) -> str:
@@ -202,11 +209,11 @@ def luck_section(doc: Doc, s: StudyAnalysis) -> None:
     slope = any(r.slope is not None for r in rows)
     doc.table(
         ["cell", unit, "advantage raw, points [95% CI]", "corrected, points [95% CI]",
-         "raw − corrected [95% CI]", f"{unit} saved (×)", "luck's share of the outcome",
+         "raw − corrected [95% CI]", f"{unit} saved [95% CI]", "luck's share of the outcome",
          *([f"slope over all {unit}"] if slope else []),
          *(["beats the rung below [95% CI]"] if beats else [])],
         [[s.short(r.cell), f"{r.units:,}", *(_points(e) for e in (r.raw, r.corrected, r.difference)),
-          f"{r.deals_saved:.2f}", f"{100 * r.luck_share:.0f}%",
+          _factor(r.deals_saved), f"{100 * r.luck_share:.0f}%",
           *([_slope(r)] if slope else []), *([_beats(r)] if beats else [])]
          for r in rows],
     )  # fmt: skip
