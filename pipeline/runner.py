@@ -247,8 +247,22 @@ def _run(study: Study, out: Path, cfg: RunConfig, ray: RaySession, t_start: floa
     man.compute_seconds = round(compute, 3)
     man.games_played = played  # by this invocation (games_done counts the whole directory)
     man.games_per_second = round(played / compute, 1) if compute > 0 else None
-    write_manifest(out, man)
-    return man
+    write_manifest(out, _kept(old, man) if played == 0 and old is not None else man)
+    return man  # what this invocation did (the closing line, the atlas's accounting)
+
+
+def _kept(old: Manifest, man: Manifest) -> Manifest:
+    """The manifest of a continuation that played nothing (e.g. to change the estimator or the
+    prose): the directory's record of where, when and how its games were played stands (commit,
+    versions, host, times, CPU), with this invocation's study, counts and precision rounds."""
+    return replace(
+        old,
+        study=man.study,
+        games_done=man.games_done,
+        games_planned=man.games_planned,
+        finished=old.finished or man.finished,
+        precision_rounds=man.precision_rounds or old.precision_rounds,
+    )
 
 
 class _Writer:

@@ -304,3 +304,22 @@ def test_cli_report_calls_the_analysis_report(tmp_path, monkeypatch, capsys):
     for index in (tmp_path / "r" / "index.html", run / "report" / "index.html"):
         assert index.read_text() == "<html>report</html>"
     assert "index.html" in capsys.readouterr().out
+
+
+def test_a_continuation_that_plays_nothing_keeps_the_record_of_the_play(write_study, tmp_path):
+    """Changing only a study's reading (here its description) and running it again plays nothing:
+    the manifest takes the new study but keeps where, when and with what CPU the games were played,
+    so a page written afterwards still names the commit and the cost of the play."""
+    path = write_study(games=20)
+    out = tmp_path / "run"
+    run_study(load_study(str(path)), out, workers=2, progress=False, quiet=True)
+    first = rundir.read_manifest(out)
+    assert first is not None and first.task_cpu_seconds > 0 and first.games_played == 40
+    text = path.read_text()
+    path.write_text(text.replace('description = "', 'description = "read again: '))
+    man = run_study(load_study(str(path)), out, workers=2, progress=False, quiet=True)
+    assert man.games_played == 0  # this invocation played nothing
+    kept = rundir.read_manifest(out)
+    assert kept is not None and kept.study.description.startswith("read again: ")
+    for name in ("git_commit", "started", "finished", "wall_seconds", "task_cpu_seconds", "games_played"):
+        assert getattr(kept, name) == getattr(first, name), name
