@@ -28,19 +28,26 @@ def _corrected_cells(s: StudyAnalysis) -> tuple[list[str], list[str]]:
     return used, [c for c in a["cell"].to_list() if c in balance and c not in used]
 
 
+def _fitted(s: StudyAnalysis) -> str | None:
+    """The unit the ``fitted`` estimator's slope is fitted over (``deal`` or ``game``); None for
+    the other estimators."""
+    if s.manifest.study.estimator != FITTED:
+        return None
+    return "deal" if s.paired else "game"
+
+
 def _minus(s: StudyAnalysis) -> str:
     """What the corrected outcome subtracts from the win share, by the study's estimator."""
-    if s.manifest.study.estimator != FITTED:
-        return "minus the luck measured for them"
-    unit = "deal" if s.paired else "game"
-    return f"minus the luck measured for them times a slope fitted on the {unit}s before each {unit}"
+    unit = _fitted(s)
+    slope = f" times a slope fitted on the {unit}s before each {unit}" if unit else ""
+    return f"minus the luck measured for them{slope}"
 
 
 def _slope_methods(s: StudyAnalysis) -> str:
     """How the fitted slope is fitted and why it keeps the estimate unbiased ("" otherwise)."""
-    if s.manifest.study.estimator != FITTED:
+    unit = _fitted(s)
+    if unit is None:
         return ""
-    unit = "deal" if s.paired else "game"
     return (
         f" The slope is the least-squares slope of the start player's outcome on their luck over the "
         f"{unit}s before each {unit}, in {unit} order (1 for the first {FIRST_FITTED}): fixed before the "
@@ -221,12 +228,12 @@ def luck_section(doc: Doc, s: StudyAnalysis) -> None:
 
 def _times(s: StudyAnalysis) -> str:
     """The fitted slope's clause (empty for the other estimators)."""
-    if s.manifest.study.estimator != FITTED:
+    unit = _fitted(s)
+    if unit is None:
         return ""
-    unit = "deal" if s.paired else "game"
     return (
-        f" (times the slope of outcome on luck fitted on the {unit}s before each {unit}, as this study "
-        "reads it)"
+        f" (times the slope of outcome on luck fitted on the {unit}s before each {unit}, as this "
+        "study reads it)"
     )
 
 
@@ -247,6 +254,6 @@ def _points(e: Estimate) -> str:
 
 def _verdicts(s: StudyAnalysis) -> str:
     if _corrected_cells(s)[0]:
-        fitted = ", times the fitted slope," if s.manifest.study.estimator == FITTED else ""
+        fitted = ", times the fitted slope," if _fitted(s) else ""
         return f"The verdicts above use the corrected outcomes (the luck{fitted} subtracted)."
     return "The verdicts above use the raw outcomes."
