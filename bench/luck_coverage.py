@@ -33,7 +33,7 @@ import polars as pl
 from statsmodels.stats.proportion import proportion_confint
 
 import rust_core
-from analysis.estimator import predictable_slopes
+from analysis.estimator import luck_units, predictable_slopes
 from analysis.stats.intervals import mean_ci
 from analysis.stats.sequential import confidence_sequence
 from bench.common import add_out, write
@@ -46,13 +46,8 @@ def _per_deal(first: float, seed: int, deals: int) -> tuple[np.ndarray, np.ndarr
     )
     rows = pl.from_arrow(batch)
     assert isinstance(rows, pl.DataFrame)
-    per = (
-        rows.filter(pl.col("seat") == 0)
-        .group_by("deal_index")
-        .agg(pl.col("win").mean().alias("raw"), pl.col("luck").mean())
-        .sort("deal_index")
-    )
-    return per["raw"].to_numpy() - 0.5, per["luck"].to_numpy()
+    per = luck_units(rows, paired=True)
+    return per["win"].to_numpy() - 0.5, per["luck"].to_numpy()
 
 
 def _replication(
