@@ -84,12 +84,16 @@ def _ratio(raw: np.ndarray, corrected: np.ndarray, axis: int = -1) -> np.ndarray
     return np.asarray(raw.var(axis=axis, ddof=1) / corrected.var(axis=axis, ddof=1))
 
 
+#: Bootstrap resamples held in memory at once (each as large as the data: bounds memory on big runs).
+BOOTSTRAP_BATCH = 100
+
+
 def saved_interval(raw: np.ndarray, corrected: np.ndarray, resamples: int = 2000) -> Estimate:
     """Units saved, the per-unit variance of ``raw`` over that of ``corrected``, with its 95%
     percentile bootstrap interval (the units resampled in pairs; seeded, so a page re-derives)."""
     res = bootstrap(
         (raw, corrected), _ratio, paired=True, vectorized=True, n_resamples=resamples,
-        method="percentile", random_state=np.random.default_rng(0),
+        batch=BOOTSTRAP_BATCH, method="percentile", random_state=np.random.default_rng(0),
     )  # fmt: skip
     ci = res.confidence_interval
     return Estimate(
