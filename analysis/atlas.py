@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from .claims import threshold_points
 from .games import section
 from .model import StudyAnalysis
+from .plays import played_at
 from .precision import uncertainty
 from .skill import LadderMetric
 from .stats.intervals import Estimate
@@ -348,7 +349,7 @@ def game_atlas(run_dir: pathlib.Path | str, cost: Mapping[str, float] | None = N
         scope,
         done,
         s.threshold,
-        s.manifest.git_commit,
+        played_at(s.manifest.history()),
         notes,
         {c.id: int(s.advantage_row(c.id)["games"]) for c in s.info if c.id in s.rows},
     )

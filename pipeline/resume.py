@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import datetime as dt
 import platform
+from dataclasses import replace
 from importlib import metadata
 from pathlib import Path
 from typing import Any
@@ -28,7 +29,7 @@ from typing import Any
 import pyarrow.compute as pc
 
 import rust_core
-from rundir import LEDGER, EngineSpec, Manifest, check_run, read_manifest
+from rundir import LEDGER, UNRECORDED, EngineSpec, Manifest, Play, check_run, read_manifest
 from rundir.batches import verified_studies
 from rundir.columns import GAME_INDEX, PLAYER
 from rundir.layout import data_dir, is_foreign_nonempty
@@ -39,7 +40,15 @@ from . import version
 from .study import Study
 from .words import plural
 
-__all__ = ["EngineChanged", "ManifestMismatch", "check_compatible", "engine_of", "new", "read_for"]
+__all__ = [
+    "EngineChanged",
+    "ManifestMismatch",
+    "check_compatible",
+    "engine_of",
+    "new",
+    "read_for",
+    "settle",
+]
 
 
 class ManifestMismatch(ValueError):
@@ -204,9 +213,10 @@ def check_compatible(out: Path, study: Study, old: Manifest | None) -> None:
 
 
 def new(study: Study, old: Manifest | None) -> Manifest:
-    """A manifest for a run starting now (keeping the first start time of a continued directory)."""
+    """A manifest for a run starting now (keeping the first start time of a continued directory),
+    its last play this invocation's (no games yet), after the directory's earlier plays."""
     started = now()
-    return Manifest(
+    man = Manifest(
         study=study,
         engine=engine_of(study),
         versions=versions(),
@@ -216,4 +226,18 @@ def new(study: Study, old: Manifest | None) -> Manifest:
         first_started=old.first_started if old is not None else started,
         games_done=old.games_done if old is not None else 0,
         games_planned=sum(c.games for c in study.cells),
+        plays=list(old.history()) if old is not None else [],
     )
+    man.plays.append(Play(man.git_commit, man.versions.get("build"), man.host, started))
+    return man
+
+
+def settle(plays: list[Play], games_done: int) -> None:
+    """Accounts for the games on disk that no earlier play counts (``plays[-1]`` is this one): an
+    interrupted invocation (the play before, never finished) gets them; otherwise (a manifest
+    rebuilt after damage) a play :data:`rundir.UNRECORDED` holds them."""
+    unaccounted = games_done - sum(p.games for p in plays[:-1])
+    if len(plays) >= 2 and plays[-2].finished is None:
+        plays[-2] = replace(plays[-2], games=plays[-2].games + max(0, unaccounted))
+    elif unaccounted > 0:
+        plays.insert(-1, Play(None, None, UNRECORDED, UNRECORDED, games=unaccounted))

@@ -240,6 +240,7 @@ def _run(study: Study, out: Path, cfg: RunConfig, ray: RaySession, t_start: floa
         man = resume.new(study, old)
         cfg.prior_core_seconds = old.task_seconds if old is not None else 0.0
         man.games_done = sum(scan.games(c.id) for c in study.cells)
+        resume.settle(man.plays, man.games_done)
         write_manifest(out, man)  # before Ray starts: data never lies in a directory without one
         compute, played = _play(study, out, man, scan, cfg, ray)
     man.finished = resume.now()
@@ -247,6 +248,9 @@ def _run(study: Study, out: Path, cfg: RunConfig, ray: RaySession, t_start: floa
     man.compute_seconds = round(compute, 3)
     man.games_played = played  # by this invocation (games_done counts the whole directory)
     man.games_per_second = round(played / compute, 1) if compute > 0 else None
+    play = man.plays[-1]
+    play.finished, play.wall_seconds, play.games = man.finished, man.wall_seconds, played
+    play.task_cpu_seconds = man.task_cpu_seconds
     write_manifest(out, _kept(old, man) if played == 0 and old is not None else man)
     return man  # what this invocation did (the closing line, the atlas's accounting)
 
@@ -257,6 +261,7 @@ def _kept(old: Manifest, man: Manifest) -> Manifest:
     versions, host, times, CPU), with this invocation's study, counts and precision rounds."""
     return replace(
         old,
+        plays=man.plays[:-1],  # the earlier plays (an interrupted one with its games), not this one
         study=man.study,
         games_done=man.games_done,
         games_planned=man.games_planned,
@@ -271,15 +276,22 @@ class _Writer:
     def __init__(self, out: Path, man: Manifest, on_written: Callable[[Progress], None] | None) -> None:
         self.out, self.man, self.on_written = out, man, on_written
         self.last = time.monotonic()
-        self.base_done = man.games_done
+        self.base_done = self.start_done = man.games_done
 
     def __call__(self, p: Progress) -> None:
         if time.monotonic() - self.last > MANIFEST_EVERY_S:
             self.man.games_done = self.base_done + p.games_done
+            self.tally()
             write_manifest(self.out, self.man)
             self.last = time.monotonic()
         if self.on_written is not None:
             self.on_written(p)
+
+    def tally(self) -> None:
+        """This invocation's play record brought up to the manifest's counts (a crash keeps them)."""
+        play = self.man.plays[-1]
+        play.games = self.man.games_done - self.start_done
+        play.task_cpu_seconds = self.man.task_cpu_seconds
 
 
 def _progress_bar(study: Study, done: int) -> Any:
@@ -321,6 +333,7 @@ def _play(
                 compute += time.perf_counter() - t0
                 played += stats.games
                 _account(man, stats, base_done, study)
+                writer.tally()
             write_manifest(out, man)
             more = cfg.precision is not None or cfg.fairest_round is not None
             grown = _next_round(study, out, man, cfg, cap) if more else None

@@ -215,6 +215,28 @@ class EngineSpec:
         return out
 
 
+#: ``host`` and ``started`` of a play that stands for games no manifest recorded (a manifest
+#: rebuilt after damage knows the games on disk, not who played them).
+UNRECORDED = "not recorded"
+
+
+@dataclass
+class Play:
+    """One invocation that played games into a run directory: the code (``git_commit``, null
+    outside a checkout, and ``build``, the compiled engine's hash), the machine, its times, the
+    games it added and their CPU. ``finished`` is null for an invocation that stopped before its
+    end (a crash, a kill): its ``games`` are then counted by the next invocation, from the files."""
+
+    git_commit: str | None
+    build: str | None
+    host: str
+    started: str
+    finished: str | None = None
+    games: int = 0
+    wall_seconds: float | None = None
+    task_cpu_seconds: float = 0.0
+
+
 @dataclass
 class Manifest:
     """``manifest.json``: see README.md, "Output layout"."""
@@ -240,6 +262,8 @@ class Manifest:
     task_cpu_seconds: float = 0.0
     write_seconds: float = 0.0
     precision_rounds: list[dict[str, Any]] = field(default_factory=list)
+    #: Every invocation that played games here, oldest first (the fields above are the latest's).
+    plays: list[Play] = field(default_factory=list)
     format: int = FORMAT
 
     @property
@@ -283,8 +307,29 @@ class Manifest:
                 problem = str(exc)
         if problem is not None:
             raise ManifestDamaged(f"{where}: damaged manifest ({problem})", data)
-        rest = {k: v for k, v in data.items() if k not in ("study", "engine", "study_hash", CHECKSUM)}
-        return cls(study=spec, engine=engine, **rest)
+        rest = {
+            k: v for k, v in data.items() if k not in ("study", "engine", "study_hash", CHECKSUM, "plays")
+        }
+        return cls(study=spec, engine=engine, plays=[Play(**p) for p in data.get("plays", [])], **rest)
+
+    def history(self) -> list[Play]:
+        """The invocations that played this directory's games, oldest first (never empty). A
+        manifest written before plays were recorded knows only its latest invocation: that one."""
+        if self.plays:
+            return self.plays
+        build = self.versions.get("build")
+        return [
+            Play(
+                self.git_commit,
+                build,
+                self.host,
+                self.started,
+                self.finished,
+                self.games_played,
+                self.wall_seconds,
+                self.task_cpu_seconds,
+            )
+        ]
 
     def with_study(self, study: Study) -> Manifest:
         return replace(self, study=study, games_planned=study.games_planned())
@@ -323,6 +368,30 @@ def _shape_problem(data: dict[str, Any]) -> str | None:
         return "study.cells is not a list"
     for i, cell in enumerate(cells):
         problem = problem or _fields_problem(cell, Cell, f"study.cells[{i}]")
+    return problem or _plays_problem(data.get("plays", [])) or _values_problem(data)
+
+
+def _plays_problem(plays: Any) -> str | None:
+    """Why ``plays`` cannot be the manifest's record of its invocations, or ``None``."""
+    if not isinstance(plays, list):
+        return "plays is not a list"
+    for i, play in enumerate(plays):
+        problem = _fields_problem(play, Play, f"plays[{i}]")
+        if problem is not None:
+            return problem
+        if not all(isinstance(play.get(k), str) for k in ("host", "started")):
+            return f"plays[{i}]: host or started is not text"
+        games = play.get("games", 0)
+        if isinstance(games, bool) or not isinstance(games, int) or games < 0:
+            return f"plays[{i}].games is not a count"
+        cpu = play.get("task_cpu_seconds", 0.0)
+        if isinstance(cpu, bool) or not isinstance(cpu, (int, float)):
+            return f"plays[{i}].task_cpu_seconds is not a number"
+    return None
+
+
+def _values_problem(data: dict[str, Any]) -> str | None:
+    """Why the study's and the manifest's plain values are of the wrong type, or ``None``."""
     study = data["study"]
     for key, kind in (("name", str), ("game", str), ("source", str), ("description", str)):
         if not isinstance(study[key], kind):
@@ -334,7 +403,7 @@ def _shape_problem(data: dict[str, Any]) -> str | None:
         return "versions is not a table"
     bad = [k for k in _TEXTS if not isinstance(data[k], str)]
     bad += [k for k in _NUMBERS if isinstance(data.get(k, 0), bool) or not isinstance(data.get(k, 0), int)]
-    return f"{bad[0]} of the wrong type" if bad else problem
+    return f"{bad[0]} of the wrong type" if bad else None
 
 
 def _check_types(spec: Study, engine: EngineSpec) -> None:

@@ -323,3 +323,33 @@ def test_a_continuation_that_plays_nothing_keeps_the_record_of_the_play(write_st
     assert kept is not None and kept.study.description.startswith("read again: ")
     for name in ("git_commit", "started", "finished", "wall_seconds", "task_cpu_seconds", "games_played"):
         assert getattr(kept, name) == getattr(first, name), name
+
+
+def test_every_play_of_a_continued_run_is_recorded_and_an_interrupted_one_gets_its_games(
+    write_study, tmp_path
+):
+    """Three invocations play one directory; the second is left as a crash leaves it (its play
+    unfinished, no games counted): the manifest records each play with the games it added, the
+    third gives the interrupted one the games it left, and the page names every play."""
+    from dataclasses import replace
+
+    from analysis.report import write_report
+
+    path = write_study(games=20)
+    out = tmp_path / "run"
+    for games in (20, 30):
+        run_study(load_study(str(path), games), out, workers=2, progress=False, quiet=True)
+    man = rundir.read_manifest(out)
+    assert man is not None and [p.games for p in man.plays] == [40, 20]
+    assert all(p.finished and p.task_cpu_seconds > 0 and p.wall_seconds for p in man.plays)
+    crashed = replace(man.plays[1], finished=None, games=0, wall_seconds=None)
+    rundir.write_manifest(out, replace(man, plays=[man.plays[0], crashed]))
+    run_study(load_study(str(path), 40), out, workers=2, progress=False, quiet=True)
+    man = rundir.read_manifest(out)
+    assert man is not None and [p.games for p in man.plays] == [40, 20, 20] and man.games_done == 80
+    assert [bool(p.finished) for p in man.plays] == [True, False, True]
+    md = (write_report(out, tmp_path / "page").parent / "report.md").read_text()
+    commit = man.plays[0].git_commit
+    assert "| played in | 3 invocations (continued) |" in md
+    assert f"{commit} (40 games), {commit} (20 games, interrupted), {commit} (20 games)" in md
+    assert "| wall time (s) | n/a |" in md  # the interrupted play's is not known

@@ -9,6 +9,7 @@ from ..fairness import sweeps
 from ..games import section
 from ..luck import LuckRow, luck_rows
 from ..model import StudyAnalysis
+from ..plays import cpu_ms_per_game
 from ..stats.intervals import Estimate
 from ..words import interval
 from .doc import Doc
@@ -180,9 +181,9 @@ def _cost(s: StudyAnalysis) -> str:
     """What playouts cost, from the run's own CPU time ("" for the learned evaluation, whose cost
     is small)."""
     m = s.manifest
-    if m.study.luck_value == "learned" or not m.games_played or not m.task_cpu_seconds:
+    ms = cpu_ms_per_game(m.history())
+    if m.study.luck_value == "learned" or ms is None:
         return ""
-    ms = 1000 * m.task_cpu_seconds / m.games_played
     unit = "deals" if s.paired else "games"
     return (
         f" {unit.capitalize()} saved counts {unit}, not CPU: the playouts made each game of this run "

@@ -15,6 +15,7 @@ from ..content import Code
 from ..findings import threshold_words
 from ..games import section
 from ..model import StudyAnalysis
+from ..plays import dirty, played_at, wall_seconds
 from ..stats.compare import METRICS
 from .doc import Doc
 from .luck import estimator_methods
@@ -347,7 +348,8 @@ def provenance(doc: Doc, s: StudyAnalysis) -> None:
     """What was run, with which versions, and every cell's settings."""
     m, st = s.manifest, s.manifest.study
     versions = ", ".join(f"{k} {v}" for k, v in m.versions.items())
-    wall = m.wall_seconds
+    plays = m.history()
+    wall, commits = wall_seconds(plays), played_at(plays)
     rows: list[list[str]] = [
         ["study", st.name],
         ["game", st.game],
@@ -356,10 +358,11 @@ def provenance(doc: Doc, s: StudyAnalysis) -> None:
         ["practical threshold", f"{threshold_words(s.threshold)} ({_source_key(s.threshold_source)})"],
         ["estimator", st.estimator],
         ["games analysed", f"{s.analysed[0]:,} of {s.analysed[1]:,} planned"],
-        ["wall time (s)", f"{wall:.1f}" if isinstance(wall, (int, float)) else "n/a"],
-        ["started", m.started],
-        ["finished", m.finished or "n/a"],
-        *([["played at (git commit)", m.git_commit]] if m.git_commit else []),  # from a checkout only
+        ["wall time (s)", f"{wall:.1f}" if wall is not None else "n/a"],
+        ["started", plays[0].started],
+        ["finished", plays[-1].finished or "n/a"],
+        *([["played in", f"{len(plays)} invocations (continued)"]] if len(plays) > 1 else []),
+        *([["played at (git commit)", commits]] if commits else []),  # from a checkout only
         ["page written at", written_at()],
         ["versions", versions],
         ["engine", _engine(m.engine)],
@@ -368,12 +371,11 @@ def provenance(doc: Doc, s: StudyAnalysis) -> None:
     if game.provenance is not None:
         rows += game.provenance(s)
     doc.heading("Provenance")
-    commit = m.git_commit or ""
-    build = str(m.versions.get("build") or "")
-    if commit.endswith("-dirty") or "-dirty" in build:
+    modified = dirty(plays)
+    if modified:
         doc.para(
             "This run was made from a modified working tree (git commit "
-            f"{commit or build}): the code that played and analysed it is not exactly any commit. "
+            f"{modified}): the code that played and analysed it is not exactly any commit. "
             "Regenerate the run from a clean commit before publishing its numbers.",
             "dirty",
         )
