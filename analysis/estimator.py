@@ -39,12 +39,21 @@ __all__ = [
     "luck_units",
     "outcome_column",
     "predictable_slopes",
+    "slope",
     "start_outcome",
 ]
 
 RAW, CORRECTED, FITTED = "raw", "corrected", "fitted"
 #: Units read with slope 1 before ``fitted`` fits one (a slope from fewer is mostly noise).
 FIRST_FITTED = 10
+
+
+def slope(outcome: np.ndarray, luck: np.ndarray) -> float:
+    """The least-squares slope of ``outcome`` on ``luck`` over every unit given; 1 where the luck
+    has no spread (or fewer than 3 units)."""
+    if luck.size < 3 or not luck.var() > 0:
+        return 1.0
+    return float(np.cov(outcome, luck)[0, 1] / luck.var(ddof=1))
 
 
 def predictable_slopes(outcome: np.ndarray, luck: np.ndarray, first: int = FIRST_FITTED) -> np.ndarray:

@@ -31,7 +31,7 @@ import numpy as np
 import polars as pl
 from scipy.stats import bootstrap
 
-from .estimator import FITTED, luck_units, predictable_slopes
+from .estimator import FITTED, luck_units, predictable_slopes, slope
 from .model import StudyAnalysis
 from .stats.intervals import Estimate, mean_ci, unit_means
 
@@ -67,7 +67,7 @@ def _row(cell: str, rows: pl.DataFrame, paired: bool, fitted: bool = False) -> L
     if raw.size < 3 or corrected.var() == 0 or raw.var() == 0:
         return None
     share = float(np.corrcoef(raw, luck)[0, 1] ** 2) if luck.var() > 0 else 0.0
-    slope = float(np.cov(raw, luck)[0, 1] / luck.var(ddof=1)) if fitted and luck.var() > 0 else None
+    beta_all = slope(raw, luck) if fitted and luck.var() > 0 else None
     return LuckRow(
         cell,
         int(raw.size),
@@ -76,7 +76,7 @@ def _row(cell: str, rows: pl.DataFrame, paired: bool, fitted: bool = False) -> L
         mean_ci(raw - corrected),
         saved_interval(raw, corrected),
         share,
-        slope,
+        beta_all,
     )
 
 

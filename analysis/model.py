@@ -124,6 +124,10 @@ class StudyAnalysis:
     #: Only the generic analysis (no game's own tables or ladder values): what the atlas page reads,
     #: from a run or from its data folder, which keeps only the generic columns.
     generic: bool = False
+    #: Per balance cell whose games recorded their luck, its :class:`analysis.luck.LuckRow` (the
+    #: corrected advantage, deals saved with their bootstrap interval): computed once, read by every
+    #: section that states them.
+    luck: list[Any] = field(default_factory=list)
     #: Handicapped cells the reports beside this one played (:class:`analysis.evidence.Played`):
     #: a fix this study did not play quotes their play (set by the report writer).
     elsewhere: list[Any] = field(default_factory=list)

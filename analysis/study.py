@@ -22,6 +22,7 @@ from .estimator import FITTED, RAW, outcome_column, start_outcome
 from .fairest import fairest_rounds, sequence_n_opt
 from .games import NO_SECTION, GameSection, section
 from .load import Run, open_run
+from .luck import luck_rows
 from .model import CellInfo, StudyAnalysis, cell_infos
 from .skill import skill_ladder
 from .stats.compare import METRICS, compare_cells, start_metric
@@ -217,6 +218,7 @@ def analyse(
         generic=generic,
     )
     s.ladder = skill_ladder(s)
+    s.luck = luck_rows(s)
     return s
 
 

@@ -41,7 +41,7 @@ import numpy as np
 import polars as pl
 
 import rust_core
-from analysis.estimator import luck_units, predictable_slopes
+from analysis.estimator import luck_units, predictable_slopes, slope
 from analysis.luck import saved_interval as deals_saved
 from bench.common import add_out, points, t_interval, write
 
@@ -69,9 +69,7 @@ def crossfit(deal: np.ndarray, raw: np.ndarray, luck: np.ndarray) -> np.ndarray:
     beta = np.ones_like(luck)
     for f in range(FOLDS):
         out = deal % FOLDS != f
-        r, x = raw[out], luck[out]
-        if x.size > 2 and x.var() > 0:
-            beta[~out] = float(np.cov(r, x)[0, 1] / x.var(ddof=1))
+        beta[~out] = slope(raw[out], luck[out])
     return beta
 
 
@@ -107,7 +105,7 @@ def figures(deals: pl.DataFrame) -> dict[str, object]:
         "deals_saved_factor": float(raw.var(ddof=1) / corrected.var(ddof=1)),
         "deals_saved_interval": saved_interval(raw, corrected),
         "variance_explained_by_luck": float(1 - corrected.var(ddof=1) / raw.var(ddof=1)),
-        "slope": float(np.cov(raw, luck)[0, 1] / luck.var(ddof=1)) if luck.var() > 0 else 1.0,
+        "slope": slope(raw, luck),
         "fitted_corrected": t_interval(fitted),
         "fitted_difference": t_interval(raw - fitted),
         "fitted_deals_saved_interval": saved_interval(raw, fitted),

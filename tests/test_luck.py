@@ -117,7 +117,6 @@ def test_the_batch_measures_luck_with_the_study_value(write_study):
 )
 def test_the_luck_section_names_what_was_measured_and_what_playouts_cost(value, said, not_said):
     from analysis.report.luck import _chance, _cost, _where
-
     from rundir import Play
 
     play = Play("abc", "b", "h", "t0", "t1", games=400, wall_seconds=3.0, task_cpu_seconds=2.0)

@@ -7,7 +7,7 @@ import re
 from ..estimator import FIRST_FITTED, FITTED, RAW
 from ..fairness import sweeps
 from ..games import section
-from ..luck import LuckRow, luck_rows
+from ..luck import LuckRow
 from ..model import StudyAnalysis
 from ..plays import cpu_ms_per_game
 from ..stats.intervals import Estimate
@@ -88,7 +88,7 @@ def _readers(s: StudyAnalysis) -> str:
 def estimator_lead(s: StudyAnalysis) -> list[str]:
     """The verdict's line on the estimator, for a study that recorded luck or asked for the
     corrected estimator (none otherwise: every number reads the win share as played)."""
-    rows = luck_rows(s)
+    rows = s.luck
     used, raw = _corrected_cells(s)
     unit = "deals" if s.paired else "games"
     saved = f" ({unit} saved: {_saved(rows)}, per cell in Luck against skill)" if rows else ""
@@ -113,7 +113,7 @@ def estimator_lead(s: StudyAnalysis) -> list[str]:
 def estimator_methods(s: StudyAnalysis) -> str | None:
     """The methods paragraph on the estimator (None for a study that recorded no luck)."""
     used, _ = _corrected_cells(s)
-    if not used and not luck_rows(s):
+    if not used and not s.luck:
         return None
     unit = "deal" if s.paired else "game"
     which = (
@@ -193,7 +193,7 @@ def _cost(s: StudyAnalysis) -> str:
 
 def luck_section(doc: Doc, s: StudyAnalysis) -> None:
     """Per cell: the start-player advantage raw and luck-corrected, the deals saved, luck's share."""
-    rows = luck_rows(s)
+    rows = s.luck
     if not rows:
         return
     unit = "deals" if s.paired else "games"
