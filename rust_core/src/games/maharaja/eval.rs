@@ -40,6 +40,7 @@
 //! (Sadhu) / 2 (Monk) / 3 (Builder) / 3 (Yogi); a bid is worth that minus the price.
 
 use super::map::{Map, N_CITIES, START};
+use super::rules::Routes;
 use super::state::*;
 use crate::game::{lead, Evaluate, Game};
 
@@ -224,8 +225,16 @@ impl Maharaja {
 
     /// The greedy evaluation of acting `p`'s action.
     pub fn greedy_eval(&self, p: usize, a: &Action) -> f64 {
+        self.greedy_eval_with(p, a, &mut None)
+    }
+
+    /// [`Self::greedy_eval`], `p`'s routes ([`Maharaja::routes`]) computed at most once over the
+    /// calls that share `routes` (the wheel pairs of one decision: the state does not change).
+    fn greedy_eval_with(&self, p: usize, a: &Action, routes: &mut Option<Routes>) -> f64 {
         match *a {
-            Action::Wheel { first, second } => self.wheel_value(p, first, second),
+            Action::Wheel { first, second } => {
+                self.wheel_value(p, first, second, routes.get_or_insert_with(|| self.routes(p)))
+            }
             Action::Nominate { card } => CHARACTER_VALUE[card as usize],
             Action::Bid { amount } => CHARACTER_VALUE[self.auction.card as usize] - amount as f64,
             Action::Pass => 0.0,
@@ -238,26 +247,27 @@ impl Maharaja {
         }
     }
 
-    /// The static value of a wheel pair (see the module docs); reads no wheel.
-    pub fn wheel_value(&self, p: usize, first: u8, second: u8) -> f64 {
-        let (g1, spent) = self.wheel_gain(p, first, 0, false);
-        let (g2, _) = self.wheel_gain(p, second, spent, first == second);
+    /// The static value of a wheel pair (see the module docs); reads no wheel. `r`: `p`'s routes.
+    pub fn wheel_value(&self, p: usize, first: u8, second: u8, r: &Routes) -> f64 {
+        let (g1, spent) = self.wheel_gain(p, first, 0, false, r);
+        let (g2, _) = self.wheel_gain(p, second, spent, first == second, r);
         g1 + g2
     }
 
     /// Estimated gain of one wheel action for `p` with `spent` gold already committed
-    /// (`again`: the same action a second time); returns the gain and the gold it spends.
-    pub fn wheel_gain(&self, p: usize, w: u8, spent: i32, again: bool) -> (f64, i32) {
+    /// (`again`: the same action a second time; `r`: `p`'s routes); returns the gain and the gold
+    /// it spends.
+    pub fn wheel_gain(&self, p: usize, w: u8, spent: i32, again: bool, r: &Routes) -> (f64, i32) {
         let gold = self.gold[p] - spent;
         let supply = self.supply[p] as i32 - if again && matches!(w, HOUSE | TWO_HOUSES) { w as i32 } else { 0 };
         let fail = (-FORFEIT_PENALTY, 0);
         match w {
             GOLD => (2.0, -2),
             HOUSE if supply >= 1 && gold >= 1 => {
-                let here = self.reachable_for(p, self.maharaja as usize, gold - 1).is_some();
+                let here = self.reachable_for(p, self.maharaja as usize, gold - 1, r).is_some();
                 (1.5 + if here { 0.8 } else { 0.0 }, 1)
             }
-            TWO_HOUSES if supply >= 2 && gold >= 2 => match self.cheapest_scoring_city(p, gold - 2) {
+            TWO_HOUSES if supply >= 2 && gold >= 2 => match self.cheapest_scoring_city(p, gold - 2, r) {
                 Some(t) => (3.0 - 0.2 * t as f64, 2 + t),
                 None => fail,
             },
@@ -267,7 +277,7 @@ impl Maharaja {
             }
             PALACE | PALACE_HOUSE => {
                 let extra = (w == PALACE_HOUSE) as i32;
-                match self.best_palace_city(p, gold - extra, again) {
+                match self.best_palace_city(p, gold - extra, again, r) {
                     Some(t) => {
                         let cost = self.palace_cost(p);
                         (PALACE_VALUE - cost as f64 - t as f64 + extra as f64, cost + t + extra)
@@ -282,27 +292,25 @@ impl Maharaja {
     }
 
     /// The toll to reach `city` if `p` can afford it with `gold` (0 where the architect is).
-    fn reachable_for(&self, p: usize, city: usize, gold: i32) -> Option<i32> {
+    fn reachable_for(&self, p: usize, city: usize, gold: i32, r: &Routes) -> Option<i32> {
         if self.architect[p] as usize == city {
             return Some(0);
         }
-        let r = self.routes(p);
         let c = r.cost[city];
         (c != i32::MAX && (self.holds(p, MONK) || c <= gold)).then_some(if self.holds(p, MONK) { 0 } else { c })
     }
 
-    fn cheapest_scoring_city(&self, p: usize, gold: i32) -> Option<i32> {
-        (1..N_CITIES).filter_map(|c| self.reachable_for(p, c, gold)).min()
+    fn cheapest_scoring_city(&self, p: usize, gold: i32, r: &Routes) -> Option<i32> {
+        (1..N_CITIES).filter_map(|c| self.reachable_for(p, c, gold, r)).min()
     }
 
     /// The smallest toll to a city where `p` may build a palace with `gold` (the second
     /// palace of a turn: not where the first went, one palace per city).
-    fn best_palace_city(&self, p: usize, gold: i32, again: bool) -> Option<i32> {
+    fn best_palace_city(&self, p: usize, gold: i32, again: bool, r: &Routes) -> Option<i32> {
         if self.palaces_built[p] + again as u8 >= PALACES {
             return None;
         }
         let cost = self.palace_cost(p);
-        let r = self.routes(p);
         let monk = self.holds(p, MONK);
         let mut best: Option<i32> = None;
         for c in 1..N_CITIES {
@@ -381,12 +389,18 @@ impl Evaluate for Maharaja {
     /// Evaluates one action per [`Maharaja::value_key`] class and shares the value.
     fn greedy_values(&self, player: usize, actions: &[Action], out: &mut Vec<f64>) {
         let mut seen: Vec<(Action, f64)> = Vec::with_capacity(32);
+        let mut routes = None;
         for a in actions {
             let key = self.value_key(a);
+            if key == *a {
+                // a key no other action shares (a class key names no site): nothing to look up
+                out.push(self.greedy_eval_with(player, a, &mut routes));
+                continue;
+            }
             let v = match seen.iter().find(|(k, _)| *k == key) {
                 Some(&(_, v)) => v,
                 None => {
-                    let v = self.greedy_eval(player, a);
+                    let v = self.greedy_eval_with(player, a, &mut routes);
                     seen.push((key, v));
                     v
                 }
