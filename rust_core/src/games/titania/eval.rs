@@ -83,6 +83,9 @@ pub struct Ctx {
     /// Mean worth of a face-down fog tile for a ship of each colour entering a fog space
     /// (the ship-reward part depends on the space; it counts [`SHIP`]).
     fog: f64,
+    /// The change of the end-of-turn draw when the player plays a card now (see `Play`; the
+    /// same for every card of a decision, so counted once).
+    draw_delta: f64,
 }
 
 impl Titania {
@@ -101,7 +104,10 @@ impl Titania {
         let own: u32 = me.tiles[..me.n_tiles as usize].iter().map(|&v| v as u32).sum();
         let unseen = self.board.score_tiles.len() as u32 - me.n_tiles as u32;
         let tile = if unseen == 0 { 0.0 } else { (all - own) as f64 / unseen as f64 };
-        let mut ctx = Ctx { p, shell, tile, fog: 0.0 };
+        let room_after = HAND_LIMIT.saturating_sub(me.hand_size().saturating_sub(1));
+        let draw_after = CARDS_PER_TURN.saturating_sub(self.played + 1).min(room_after);
+        let draw_delta = draw_after as f64 - 1.0 - self.max_draw() as f64;
+        let mut ctx = Ctx { p, shell, tile, fog: 0.0, draw_delta };
         let (mut sum, mut count) = (0.0, 0);
         for slot in 0..self.board.fog_spaces.len() {
             if self.fog_up >> slot & 1 == 0 {
@@ -176,10 +182,7 @@ impl Titania {
         let p = ctx.p;
         match *a {
             Action::Play { card, colour, space } => {
-                let me = &self.players[p];
-                let room_after = HAND_LIMIT.saturating_sub(me.hand_size() - 1);
-                let draw_after = CARDS_PER_TURN.saturating_sub(self.played + 1).min(room_after);
-                let delta = draw_after as f64 - 1.0 - self.max_draw() as f64;
+                let delta = ctx.draw_delta; // a card is in hand: its `hand_size() - 1` did not saturate
                 let flex = if CARD_COLOURS[card as usize].count_ones() == 2 { FLEX } else { 0.0 };
                 self.space_value(ctx, colour as usize, space as usize, 1) + CARD * delta - flex
             }
