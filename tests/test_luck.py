@@ -143,6 +143,18 @@ def test_a_game_whose_set_up_is_its_only_chance_event_has_no_later_draws_named(v
     assert ("tie-break of a greedy player" in where) == value.endswith("+ties")
 
 
+@pytest.mark.parametrize("value", ["learned", "rollout:k=4,at=deal", "rollout:k=4,at=deal+ties"])
+def test_coin_names_its_own_chance_events_not_cards_or_tiles(value):
+    """coin has no cards or tiles: its page names its set-up and the outcome drawn at the end."""
+    from analysis.report.luck import _where
+
+    run = SimpleNamespace(study=SimpleNamespace(luck_value=value))
+    where = _where(SimpleNamespace(manifest=run, game="coin"))  # type: ignore[arg-type]
+    assert "card" not in where and "tile" not in where
+    assert ("outcome" in where) == (value != "rollout:k=4,at=deal")  # the deal alone: no draw named
+    assert "its set-up, which shows nothing" in where or value == "learned"
+
+
 def test_the_estimator_names_the_ladder_trend_only_in_a_study_with_a_ladder():
     from analysis.report.luck import _readers
 

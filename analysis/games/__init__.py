@@ -60,11 +60,12 @@ import polars as pl
 from ..content import Finding, Section
 from ..model import StudyAnalysis
 
-__all__ = ["SECTIONS", "AdvantagePart", "GameSection", "LadderValue", "section"]
+__all__ = ["SECTIONS", "AdvantagePart", "ChanceWords", "GameSection", "LadderValue", "section"]
 
 #: Game name -> module defining ``SECTION``.
 SECTIONS: dict[str, str] = {
     "alhambra": "analysis.games.alhambra",
+    "coin": "analysis.games.coin",
     "hiroba": "analysis.games.hiroba",
     "titania": "analysis.games.titania",
     "maharaja": "analysis.games.maharaja",  # map: built-in or path + SHA-256
@@ -101,6 +102,17 @@ class LadderValue:
 
 
 @dataclass(frozen=True)
+class ChanceWords:
+    """What a game's chance events are, in the words of the luck section: the set-up's
+    (``setup``), every later one (``drawn``) and the later ones as those a measurement left out
+    (``later``)."""
+
+    setup: str = "every card or tile of the set-up"
+    drawn: str = "every card or tile drawn"
+    later: str = "the cards or tiles drawn later"
+
+
+@dataclass(frozen=True)
 class GameSection:
     """What a game adds to the generic analysis and report (see the module docstring)."""
 
@@ -125,6 +137,8 @@ class GameSection:
     #: Whether chance acts after the set-up (cards or tiles drawn in play); ``False`` where the
     #: set-up is the game's only chance event (Hiroba), so a page does not speak of later draws.
     chance_after_setup: bool = True
+    #: What its chance events are (cards or tiles unless the game says otherwise).
+    chance: ChanceWords = ChanceWords()
 
 
 NO_SECTION = GameSection()

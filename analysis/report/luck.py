@@ -161,13 +161,11 @@ def _where(s: StudyAnalysis) -> str:
     if not section(s.game).chance_after_setup:
         deal = "the deal (the whole set-up, the game's only chance event)"
         return f"{deal} and {ties}" if _at(s).endswith("+ties") else deal
-    deal, every = (
-        "the deal (every card or tile of the set-up)",
-        "every chance event (the deal, and every card or tile drawn)",
-    )
+    words = section(s.game).chance
+    deal, every = f"the deal ({words.setup})", f"every chance event (the deal, and {words.drawn})"
     return {
-        "deal": "the deal only (every card or tile of the set-up)",
-        "deal+ties": f"{deal} and {ties}, not at the cards or tiles drawn later",
+        "deal": f"the deal only ({words.setup})",
+        "deal+ties": f"{deal} and {ties}, not at {words.later}",
         "all+ties": f"{every} and {ties}",
     }.get(_at(s), every)
 
