@@ -233,7 +233,7 @@ METHOD_GLOSSARY = (
     ),
     (
         "luck",
-        "the part of a game's result that its chance events (the deal, every card or tile drawn) decided: at "
+        "the part of a game's result that its chance events (the deal, and any later draw) decided: at "
         "each, the change in a fixed evaluation of the position minus its average over the outcomes that "
         "could have been drawn; it averages zero",
     ),
