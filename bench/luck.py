@@ -96,15 +96,17 @@ def figures(deals: pl.DataFrame) -> dict[str, object]:
     corrected = raw - luck
     fitted = raw - _fitted_slopes(deals) * luck
     crossed = raw - crossfit(deals["deal_index"].to_numpy(), raw, luck) * luck
+    var_raw, var_corrected = float(raw.var(ddof=1)), float(corrected.var(ddof=1))
+    saved = saved_interval(raw, corrected)
     return {
         "raw": t_interval(raw),
         "corrected": t_interval(corrected),
         "difference": t_interval(raw - corrected),
-        "variance_raw": float(raw.var(ddof=1)),
-        "variance_corrected": float(corrected.var(ddof=1)),
-        "deals_saved_factor": float(raw.var(ddof=1) / corrected.var(ddof=1)),
-        "deals_saved_interval": saved_interval(raw, corrected),
-        "variance_explained_by_luck": float(1 - corrected.var(ddof=1) / raw.var(ddof=1)),
+        "variance_raw": var_raw,
+        "variance_corrected": var_corrected,
+        "deals_saved_factor": saved[0],
+        "deals_saved_interval": saved,
+        "variance_explained_by_luck": 1 - var_corrected / var_raw,
         "slope": slope(raw, luck),
         "fitted_corrected": t_interval(fitted),
         "fitted_difference": t_interval(raw - fitted),
