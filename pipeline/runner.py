@@ -248,9 +248,7 @@ def _run(study: Study, out: Path, cfg: RunConfig, ray: RaySession, t_start: floa
     man.compute_seconds = round(compute, 3)
     man.games_played = played  # by this invocation (games_done counts the whole directory)
     man.games_per_second = round(played / compute, 1) if compute > 0 else None
-    play = man.plays[-1]
-    play.finished, play.wall_seconds, play.games = man.finished, man.wall_seconds, played
-    play.task_cpu_seconds = man.task_cpu_seconds
+    man.plays[-1].finished, man.plays[-1].wall_seconds = man.finished, man.wall_seconds  # games, CPU: tallied
     write_manifest(out, _kept(old, man) if played == 0 and old is not None else man)
     return man  # what this invocation did (the closing line, the atlas's accounting)
 
